@@ -1,0 +1,31 @@
+import { notFound } from "../errors";
+import { renderOperation } from "../operations";
+import { page } from "../paging";
+import type { Route } from "../router";
+import { parseLimit } from "../validation";
+
+/** Operation polling: one operation, and the project's operations newest first with cursor paging. */
+export const operationRoutes: Route[] = [
+  {
+    method: "GET",
+    pattern: "/projects/:project_id/operations",
+    handler: ({ state, account, params, query, now }) => {
+      const project = state.store.project(account.id, params.project_id);
+      state.lifecycle.settleProject(project.id, now);
+      const limit = parseLimit(query.get("limit") ?? undefined, 1000, 10);
+      const all = state.store.opsByProject.get(project.id) ?? [];
+      const { items, cursor } = page(all, query.get("cursor"), limit, true);
+      return { status: 200, body: { operations: items.map((o) => renderOperation(o, now)), pagination: { cursor } } };
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/projects/:project_id/operations/:operation_id",
+    handler: ({ state, account, params, now }) => {
+      const project = state.store.project(account.id, params.project_id);
+      const op = state.store.operations.get(params.operation_id);
+      if (!op || op.projectId !== project.id) throw notFound("operation");
+      return { status: 200, body: { operation: renderOperation(op, now) } };
+    },
+  },
+];

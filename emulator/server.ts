@@ -1,0 +1,240 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { authenticate } from "./auth";
+import { ApiError, LOCKED_MESSAGE, notFound, methodNotAllowed, payloadTooLarge, tooManyRequests } from "./errors";
+import type { Fault, FaultInjector } from "./faults";
+import type { RateLimiter } from "./rate-limit";
+import { Router, type AppState, type Match, type Reply } from "./router";
+import { adminRoutes } from "./routes/admin";
+import { apiKeyRoutes } from "./routes/api-keys";
+import { branchRoutes } from "./routes/branches";
+import { endpointRoutes } from "./routes/endpoints";
+import { operationRoutes } from "./routes/operations";
+import { projectRoutes } from "./routes/projects";
+
+export interface RequestLogEntry {
+  method: string;
+  path: string; // after /api/v2, without the query
+  status: number; // 0 when the connection was destroyed instead of answered
+  at: number; // service time of arrival
+  requestId: string;
+  fault?: string;
+}
+
+export interface AppOptions {
+  faults?: FaultInjector;
+  rateLimiter?: RateLimiter; // absent = no rate limit
+  latencyMs?: number;
+  maxBodyBytes?: number; // default 1 MiB
+  log?: (line: string) => void;
+  onRequest?: (entry: RequestLogEntry) => void;
+  onMutation?: () => void; // the store is dirty after a request
+}
+
+const API_PREFIX = "/api/v2";
+const ERROR_STATUS: Record<string, number> = { "500": 500, "502": 502, "503": 503, "423": 423, "429": 429 };
+
+const apiRouter = new Router().add([
+  ...apiKeyRoutes,
+  ...projectRoutes,
+  ...branchRoutes,
+  ...endpointRoutes,
+  ...operationRoutes,
+]);
+const adminRouter = new Router().add(adminRoutes);
+
+/** An echoed X-Request-ID when it is sane, else a fresh uuid: every error body carries one. */
+function requestIdOf(header: string | string[] | undefined): string {
+  if (typeof header === "string" && header.length > 0 && header.length <= 200 && /^[\x21-\x7e]+$/.test(header)) {
+    return header;
+  }
+  return randomUUID();
+}
+
+/** The one terminal place that turns a thrown error into the real error body; unknown errors are a 500. */
+function errorReply(err: unknown, requestId: string, log?: (line: string) => void): FullReply {
+  if (err instanceof ApiError) {
+    return {
+      status: err.status,
+      body: { code: err.code, message: err.message, request_id: requestId },
+      headers: err.headers,
+    };
+  }
+  log?.(`internal error ${requestId}: ${err instanceof Error ? err.stack : String(err)}`);
+  return { status: 500, body: { code: "", message: "internal server error", request_id: requestId } };
+}
+
+function injectedError(kind: string): ApiError {
+  if (kind === "423") return new ApiError(423, LOCKED_MESSAGE);
+  if (kind === "429") return tooManyRequests(1);
+  return new ApiError(ERROR_STATUS[kind], kind === "503" ? "service unavailable" : "internal server error");
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers["content-length"];
+  return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
+}
+
+function readBody(req: IncomingMessage, max: number, done: (err?: ApiError, body?: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (err?: ApiError, body?: Buffer): void => {
+    if (finished) return;
+    finished = true;
+    done(err, body);
+  };
+  if (Number(req.headers["content-length"]) > max) return finish(payloadTooLarge(max));
+  req.on("data", (c: Buffer) => {
+    size += c.length;
+    if (size > max) finish(payloadTooLarge(max));
+    else if (!finished) chunks.push(c);
+  });
+  req.on("end", () => finish(undefined, Buffer.concat(chunks, size)));
+  req.on("error", () => finish(new ApiError(400, "the request body could not be read")));
+}
+
+function parseJson(buf: Buffer | undefined): unknown {
+  if (!buf || buf.length === 0) return undefined;
+  try {
+    return JSON.parse(buf.toString("utf8"));
+  } catch {
+    throw new ApiError(400, "the request body is not valid JSON");
+  }
+}
+
+type FullReply = Reply & { headers?: Record<string, string> };
+
+/** One request/response exchange: keeps each step small and the order of steps in one place (`start`). */
+class Exchange {
+  private readonly entry: RequestLogEntry;
+  private readonly isApi: boolean;
+  private readonly path: string;
+  private readonly query: string;
+  private readonly match: Match;
+  private fault: Fault | undefined;
+
+  constructor(
+    private readonly state: AppState,
+    private readonly options: AppOptions,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    this.query = q < 0 ? "" : url.slice(q + 1);
+    this.isApi = rawPath === API_PREFIX || rawPath.startsWith(`${API_PREFIX}/`);
+    this.path = this.isApi ? rawPath.slice(API_PREFIX.length) || "/" : rawPath;
+    const method = req.method ?? "GET";
+    this.entry = {
+      method,
+      path: this.path,
+      status: 0,
+      at: state.clock.now(),
+      requestId: requestIdOf(req.headers["x-request-id"]),
+    };
+    const segments = this.path.split("/").filter(Boolean);
+    if (this.isApi) this.match = apiRouter.match(method, segments);
+    else if (rawPath.startsWith("/_emulator/")) this.match = adminRouter.match(method, segments.slice(1));
+    else this.match = { kind: "none" };
+    this.fault = this.match.kind === "route" ? options.faults?.pick(method, this.path) : undefined;
+    if (this.fault) this.entry.fault = this.fault.kind;
+  }
+
+  /** Slow faults wait first; resets answer nothing; then the body is read (capped) and the request runs. */
+  start(): void {
+    if (this.fault?.kind === "slow") {
+      const delay = this.fault.delayMs;
+      this.fault = undefined;
+      setTimeout(() => this.start(), delay);
+      return;
+    }
+    if (this.fault?.kind === "reset") return this.destroy();
+    if (hasBody(this.req))
+      readBody(this.req, this.options.maxBodyBytes ?? 1024 * 1024, (err, buf) => this.run(err, buf));
+    else this.run(undefined, undefined);
+  }
+
+  private run(bodyErr: ApiError | undefined, buf: Buffer | undefined): void {
+    let reply: FullReply;
+    try {
+      if (bodyErr) throw bodyErr;
+      reply = this.handle(buf);
+    } catch (err) {
+      reply = errorReply(err, this.entry.requestId, this.options.log);
+    }
+    if (this.state.store.dirty) this.options.onMutation?.();
+    if (this.options.latencyMs) setTimeout(() => this.send(reply), this.options.latencyMs);
+    else this.send(reply);
+  }
+
+  /** Routing errors, injected errors, JSON, auth, rate limit, then the route; any throw becomes the error body. */
+  private handle(buf: Buffer | undefined): FullReply {
+    const m = this.match;
+    if (m.kind === "none") throw notFound(this.isApi ? "path" : "page");
+    if (m.kind === "method") throw methodNotAllowed(m.allowed);
+    if (this.fault && this.fault.kind in ERROR_STATUS) throw injectedError(this.fault.kind);
+    const body = parseJson(buf);
+    const now = this.state.clock.now();
+    const { store } = this.state;
+    const { account, key } = authenticate(store, this.req.headers.authorization, this.req.socket.remoteAddress, now);
+    const wait = this.options.rateLimiter?.take(account.id, `${this.entry.method} ${m.route.pattern}`, now) ?? 0;
+    if (wait > 0) throw tooManyRequests(wait);
+    const params = decodeParams(m.params);
+    const query = new URLSearchParams(this.query);
+    return m.route.handler({ state: this.state, account, key, params, query, body, now });
+  }
+
+  private send(reply: FullReply): void {
+    if (this.fault?.kind === "ambiguous") return this.destroy();
+    const text = JSON.stringify(reply.body);
+    this.res.writeHead(reply.status, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(text),
+      "X-Request-ID": this.entry.requestId,
+      ...(reply.status === 413 ? { Connection: "close" } : {}),
+      ...reply.headers,
+    });
+    this.res.end(text);
+    this.record(reply.status);
+  }
+
+  /** The connection dies before any response byte: the client cannot know whether the change happened. */
+  private destroy(): void {
+    this.req.socket.destroy();
+    this.record(0);
+  }
+
+  private record(status: number): void {
+    const e = this.entry;
+    e.status = status;
+    this.options.onRequest?.(e);
+    this.options.log?.(
+      `${e.method} ${e.path} ${status || "reset"}${e.fault ? ` fault=${e.fault}` : ""} ${e.requestId}`,
+    );
+  }
+}
+
+/**
+ * The request handler (it does not listen by itself): routing, body cap, faults, auth, rate limit, the route,
+ * and the error mapping. Bad input of any kind ends as a 4xx JSON error, never a 5xx, with the state unchanged.
+ */
+export function createApp(
+  state: AppState,
+  options: AppOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => new Exchange(state, options, req, res).start();
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      throw new ApiError(400, `malformed path parameter ${k}`);
+    }
+  }
+  return out;
+}

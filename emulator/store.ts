@@ -1,0 +1,174 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { ApiError, notFound } from "./errors";
+import type { Account, Branch, EndpointRecord, KeyRecord, OperationRecord, Project } from "./types";
+
+/** sha256 hex of a key secret: the only form in which a key is kept (in memory and in the state file). */
+export const hashKey = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+
+/** The serializable world, as written to the state file (key hashes only, never a secret). */
+export interface Snapshot {
+  version: 1;
+  clockNow: number;
+  seq: number;
+  nextKeyId: number;
+  accounts: Account[];
+  keys: KeyRecord[];
+  projects: Project[];
+  branches: Branch[];
+  endpoints: EndpointRecord[];
+  operations: OperationRecord[];
+}
+
+/**
+ * The world: accounts, keys, projects, branches, computes and operations, with ownership checks in the
+ * lookups so no route can hand out another account's object (they answer 404, like the real service).
+ */
+export class Store {
+  readonly accounts = new Map<string, Account>();
+  readonly keys = new Map<number, KeyRecord>();
+  private readonly keysByHash = new Map<string, KeyRecord>();
+  readonly projects = new Map<string, Project>();
+  readonly branches = new Map<string, Branch>();
+  readonly endpoints = new Map<string, EndpointRecord>();
+  readonly operations = new Map<string, OperationRecord>();
+  readonly opsByProject = new Map<string, OperationRecord[]>();
+  seq = 0;
+  nextKeyId = 100001;
+  /** Set by every mutation; the persistence layer saves and clears it. */
+  dirty = false;
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  addAccount(account: Account): Account {
+    this.accounts.set(account.id, account);
+    this.dirty = true;
+    return account;
+  }
+
+  addKey(accountId: string, name: string, secret: string, now: number): KeyRecord {
+    const rec: KeyRecord = {
+      id: this.nextKeyId++,
+      accountId,
+      name,
+      hash: hashKey(secret),
+      createdAt: now,
+      lastUsedAt: null,
+      lastUsedFromAddr: "",
+      revoked: false,
+    };
+    this.insertKey(rec);
+    return rec;
+  }
+
+  private insertKey(rec: KeyRecord): void {
+    this.keys.set(rec.id, rec);
+    this.keysByHash.set(rec.hash, rec);
+    this.dirty = true;
+  }
+
+  /** The key for a presented secret, revoked included (the caller decides); hashes compared in constant time. */
+  findKey(secret: string): KeyRecord | undefined {
+    const hash = hashKey(secret);
+    const rec = this.keysByHash.get(hash);
+    if (!rec) return undefined;
+    return timingSafeEqual(Buffer.from(rec.hash, "hex"), Buffer.from(hash, "hex")) ? rec : undefined;
+  }
+
+  /** A project of this account, else 404 (another account's project is indistinguishable from none). */
+  project(accountId: string, projectId: string): Project {
+    const p = this.projects.get(projectId);
+    if (!p || p.accountId !== accountId) throw notFound("project");
+    return p;
+  }
+
+  projectsOf(accountId: string): Project[] {
+    const out: Project[] = [];
+    for (const p of this.projects.values()) if (p.accountId === accountId) out.push(p);
+    return out;
+  }
+
+  branch(projectId: string, branchId: string): Branch {
+    const b = this.branches.get(branchId);
+    if (!b || b.projectId !== projectId) throw notFound("branch");
+    return b;
+  }
+
+  branchesOf(projectId: string): Branch[] {
+    return [...this.branches.values()].filter((b) => b.projectId === projectId);
+  }
+
+  endpoint(projectId: string, endpointId: string): EndpointRecord {
+    const e = this.endpoints.get(endpointId);
+    if (!e || e.projectId !== projectId) throw notFound("endpoint");
+    return e;
+  }
+
+  endpointsOf(projectId: string, branchId?: string): EndpointRecord[] {
+    const out: EndpointRecord[] = [];
+    for (const e of this.endpoints.values()) {
+      if (e.projectId === projectId && (branchId === undefined || e.branchId === branchId)) out.push(e);
+    }
+    return out;
+  }
+
+  addProject(p: Project): void {
+    if (this.projects.has(p.id)) throw new ApiError(409, `project ${p.id} already exists`);
+    this.projects.set(p.id, p);
+    this.dirty = true;
+  }
+
+  addBranch(b: Branch): void {
+    this.branches.set(b.id, b);
+    this.dirty = true;
+  }
+
+  addEndpoint(e: EndpointRecord): void {
+    this.endpoints.set(e.id, e);
+    this.dirty = true;
+  }
+
+  removeEndpoint(id: string): void {
+    this.endpoints.delete(id);
+    this.dirty = true;
+  }
+
+  addOperation(op: OperationRecord): void {
+    this.operations.set(op.id, op);
+    let list = this.opsByProject.get(op.projectId);
+    if (!list) this.opsByProject.set(op.projectId, (list = []));
+    list.push(op);
+    this.dirty = true;
+  }
+
+  snapshot(clockNow: number): Snapshot {
+    return {
+      version: 1,
+      clockNow,
+      seq: this.seq,
+      nextKeyId: this.nextKeyId,
+      accounts: [...this.accounts.values()],
+      keys: [...this.keys.values()],
+      projects: [...this.projects.values()],
+      branches: [...this.branches.values()],
+      endpoints: [...this.endpoints.values()],
+      operations: [...this.operations.values()],
+    };
+  }
+
+  static restore(s: Snapshot): Store {
+    if (s.version !== 1) throw new Error(`unsupported state file version ${String(s.version)}`);
+    const st = new Store();
+    st.seq = s.seq;
+    st.nextKeyId = s.nextKeyId;
+    for (const a of s.accounts) st.accounts.set(a.id, a);
+    for (const k of s.keys) st.insertKey(k);
+    for (const p of s.projects) st.projects.set(p.id, p);
+    for (const b of s.branches) st.branches.set(b.id, b);
+    for (const e of s.endpoints) st.endpoints.set(e.id, e);
+    for (const o of [...s.operations].sort((a, b) => a.seq - b.seq)) st.addOperation(o);
+    st.dirty = false;
+    return st;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The emulator's records. Times are service-clock epoch milliseconds; the API renders them as ISO 8601.
+ * Config fields of a compute keep the API's names so that validation, PATCH merging and rendering agree.
+ */
+
+export interface Account {
+  id: string; // the user's uuid, shown as created_by of its keys
+  name: string;
+}
+
+export interface KeyRecord {
+  id: number;
+  accountId: string;
+  name: string;
+  hash: string; // sha256 hex of the secret; the secret itself is never stored
+  createdAt: number;
+  lastUsedAt: number | null;
+  lastUsedFromAddr: string;
+  revoked: boolean;
+}
+
+export interface Project {
+  id: string;
+  accountId: string;
+  name: string;
+  regionId: string;
+  pgVersion: number;
+  orgId?: string;
+  createdAt: number;
+  updatedAt: number;
+  seq: number;
+}
+
+export interface Branch {
+  id: string;
+  projectId: string;
+  name: string;
+  parentId?: string;
+  isDefault: boolean;
+  createdAt: number;
+  updatedAt: number;
+  seq: number;
+}
+
+export type EndpointType = "read_write" | "read_only";
+export type ComputeState = "init" | "active" | "idle";
+
+export interface EndpointConfig {
+  autoscaling_limit_min_cu: number;
+  autoscaling_limit_max_cu: number;
+  suspend_timeout_seconds: number;
+  provisioner: string;
+  pooler_enabled: boolean;
+  pooler_mode: string;
+  disabled: boolean;
+  passwordless_access: boolean;
+  settings: { pg_settings: Record<string, string> };
+  name?: string;
+}
+
+export interface EndpointRecord {
+  id: string;
+  projectId: string;
+  branchId: string;
+  regionId: string;
+  type: EndpointType;
+  config: EndpointConfig;
+  creationSource: string;
+  createdAt: number;
+  updatedAt: number;
+  currentState: ComputeState;
+  pendingState?: ComputeState;
+  pendingOpId?: string; // the operation whose end settles pendingState
+  lastActiveAt?: number;
+  startedAt?: number;
+  suspendedAt?: number;
+  seq: number;
+}
+
+export type OperationStatus = "scheduling" | "running" | "finished" | "failed";
+
+export interface OperationRecord {
+  id: string;
+  seq: number;
+  projectId: string;
+  branchId?: string;
+  endpointId?: string;
+  action: string;
+  initialStatus: "scheduling" | "running";
+  createdAt: number;
+  runAt: number; // scheduling until then
+  endAt: number; // running until then; NEVER when stuck
+  error?: string; // set: the operation ends `failed` with this error
+}
+
+/** An end time that never comes (a stuck operation), JSON-safe unlike Infinity. */
+export const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** The starting world of a fixture file: accounts with their projects, branches and computes. */
+export interface Fixture {
+  accounts: FixtureAccount[];
+}
+export interface FixtureAccount {
+  id?: string;
+  name?: string;
+  apiKey?: string; // for the first account, options.apiKey wins
+  projects?: FixtureProject[];
+}
+export interface FixtureProject {
+  id?: string;
+  name?: string;
+  region_id?: string;
+  pg_version?: number;
+  org_id?: string;
+  branches?: FixtureBranch[];
+}
+export interface FixtureBranch {
+  id?: string;
+  name: string;
+  endpoints?: FixtureEndpoint[];
+}
+export interface FixtureEndpoint extends Partial<EndpointConfig> {
+  id?: string;
+  type?: EndpointType;
+  current_state?: "active" | "idle";
+}

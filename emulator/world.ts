@@ -1,0 +1,55 @@
+import { createClock, type Clock } from "./clock";
+import { DEFAULT_PROJECT, loadFixture, seedAccount, type Seeded } from "./fixture";
+import { newApiKeySecret } from "./ids";
+import { readState } from "./persistence";
+import { Store } from "./store";
+import type { Fixture } from "./types";
+
+export interface WorldOptions {
+  apiKey?: string;
+  manualClock?: boolean;
+  timeScale?: number;
+  stateFile?: string;
+  fixture?: string | Fixture;
+}
+
+/**
+ * The starting world: the saved state when a state file exists (its timeline continues, never going back),
+ * else the fixture or the default world. The console key is the given one, or a fresh one printed once.
+ */
+export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; seeded: Seeded } {
+  if (options.apiKey !== undefined && !/^\S{1,512}$/.test(options.apiKey)) {
+    throw new Error("apiKey must be 1..512 characters without whitespace");
+  }
+  const saved = options.stateFile ? readState(options.stateFile) : undefined;
+  if (!saved) {
+    const clock = createClock({ manual: options.manualClock, timeScale: options.timeScale });
+    const store = new Store();
+    const fixture = loadFixture(options.fixture);
+    const now = clock.now();
+    const seeded = seedAccount(store, fixture.accounts[0], now, options.apiKey);
+    for (const a of fixture.accounts.slice(1)) seedAccount(store, a, now);
+    return { store, clock, seeded };
+  }
+  const store = Store.restore(saved);
+  const startAt = options.manualClock ? saved.clockNow : Math.max(saved.clockNow, Date.now());
+  const clock = createClock({ manual: options.manualClock, timeScale: options.timeScale, startAt });
+  return { store, clock, seeded: consoleOf(store, clock.now(), options.apiKey) };
+}
+
+function consoleOf(store: Store, now: number, apiKey?: string): Seeded {
+  const account = store.accounts.values().next().value;
+  if (!account) throw new Error("the state file holds no account");
+  let secret = apiKey;
+  const existing = secret === undefined ? undefined : store.findKey(secret);
+  if (existing?.revoked) throw new Error("the given API key was revoked (see the state file)");
+  if (existing && existing.accountId !== account.id) throw new Error("the given API key belongs to another account");
+  if (!existing) store.addKey(account.id, "console", (secret ??= newApiKeySecret()), now);
+  const projects = store.projectsOf(account.id).sort((a, b) => a.seq - b.seq);
+  return { accountId: account.id, apiKey: secret as string, projectId: projects[0]?.id ?? "" };
+}
+
+/** A second account with the default project, for isolation tests. */
+export function addAccount(store: Store, now: number): Seeded {
+  return seedAccount(store, { projects: [DEFAULT_PROJECT] }, now);
+}

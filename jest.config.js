@@ -1,0 +1,11 @@
+/**
+ * Tests run on the compiled CommonJS in dist/, the same code a user's `pulumi up` loads: serialized dynamic
+ * providers must be produced from real compiled modules, not from a transform jest applies in memory.
+ */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/dist"],
+  testMatch: ["**/*.test.js"],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,57 @@
+import { checkComputeInputs } from "./compute-check";
+import { UNKNOWN } from "./unknown";
+
+const valid = { projectId: "shiny-wind-028834", branchId: "br-aged-salad-637688" };
+
+function reasonFor(inputs: Record<string, unknown>, property: string): string | undefined {
+  return checkComputeInputs(inputs).find((failure) => failure.property === property)?.reason;
+}
+
+describe("checkComputeInputs", () => {
+  it("accepts the minimal compute and every documented size", () => {
+    expect(checkComputeInputs(valid)).toEqual([]);
+    for (const size of [0.25, 0.5, 1, 7, 16, 18, 56]) {
+      expect(checkComputeInputs({ ...valid, autoscalingLimitMinCu: size, autoscalingLimitMaxCu: size })).toEqual([]);
+    }
+  });
+
+  it.each([
+    ["projectId", { projectId: undefined }, "is required"],
+    ["branchId", { branchId: "main" }, "'br-'"],
+    ["type", { type: "primary" }, "read_write, read_only"],
+    ["autoscalingLimitMinCu", { autoscalingLimitMinCu: 0.3 }, "0.25, 0.5, any integer from 1 to 16"],
+    ["autoscalingLimitMaxCu", { autoscalingLimitMaxCu: 17 }, "even integer from 18 to 56"],
+    ["suspendTimeoutSeconds", { suspendTimeoutSeconds: 30 }, "from 60 to 604800"],
+    ["suspendTimeoutSeconds", { suspendTimeoutSeconds: 604801 }, "7 days"],
+    ["poolerMode", { poolerMode: "session" }, "transaction"],
+    ["provisioner", { provisioner: "docker" }, "k8s-pod, k8s-neonvm"],
+    ["name", { name: "x".repeat(65) }, "1 to 64 characters"],
+    ["pgSettings", { pgSettings: { work_mem: 4 } }, '"work_mem"'],
+    ["disabled", { disabled: "yes" }, "true or false"],
+    ["adoptId", { adoptId: "compute-1" }, "'ep-'"],
+  ])("refuses a bad %s and names the allowed values", (property, change, allowed) => {
+    expect(reasonFor({ ...valid, ...change }, property)).toContain(allowed);
+  });
+
+  it.each([
+    [1, 10, "at most 8 CU"],
+    [4, 2, "larger than the maximum"],
+    [8, 18, "fixed"],
+  ])("refuses the size pair %s..%s", (min, max, reason) => {
+    expect(reasonFor({ ...valid, autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max }, "autoscalingLimitMaxCu")).toContain(
+      reason,
+    );
+  });
+
+  it("accepts autoscaling within 8 CU up to 16", () => {
+    expect(checkComputeInputs({ ...valid, autoscalingLimitMinCu: 8, autoscalingLimitMaxCu: 16 })).toEqual([]);
+  });
+
+  it("lets values unknown during preview pass", () => {
+    expect(checkComputeInputs({ projectId: UNKNOWN, branchId: UNKNOWN, autoscalingLimitMinCu: UNKNOWN })).toEqual([]);
+  });
+
+  it("refuses a property Compute does not have, listing the known ones", () => {
+    expect(reasonFor({ ...valid, size: 2 }, "size")).toContain("autoscalingLimitMinCu");
+  });
+});

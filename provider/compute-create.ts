@@ -1,0 +1,99 @@
+/**
+ * Creating a compute without duplicates or orphans.
+ *
+ * - A create whose response was lost (kind `ambiguous`) is never resent blindly: the branch's computes are
+ *   read, our compute is recognised, and only when it is absent is the create sent again.
+ * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError),
+ *   so the engine keeps it in state and the next `up` repairs it instead of creating another.
+ */
+import { ApiEndpoint, toCreateBody, toOutputs } from "./compute-mapping";
+import { planComputeChange } from "./compute-diff";
+import { describeBranchConflict, patchCompute } from "./compute-patch";
+import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "./errors";
+import { client } from "./runtime";
+
+type Props = Record<string, unknown>;
+
+/** How far the service's clock may lag ours when recognising a compute created by a lost request. */
+const CLOCK_SKEW_MS = 30_000;
+const DONE = new Set(["finished", "skipped"]);
+
+/** Computes this process created or adopted: never taken for another resource's lost create. */
+const claimed = new Set<string>();
+
+export async function createCompute(inputs: Props, attempt = 1): Promise<ApiEndpoint> {
+  const projectId = String(inputs.projectId);
+  const sentAt = Date.now();
+  try {
+    const { endpoint } = await client().endpoints.create(projectId, toCreateBody(inputs));
+    claimed.add(endpoint.id);
+    return endpoint as ApiEndpoint;
+  } catch (error) {
+    return recoverCreate(inputs, sentAt, error, attempt);
+  }
+}
+
+async function recoverCreate(inputs: Props, sentAt: number, error: unknown, attempt: number): Promise<ApiEndpoint> {
+  const projectId = String(inputs.projectId);
+  const kind = errorKind(error) ?? "";
+  if (kind === "conflict" && (inputs.type ?? "read_write") === "read_write") {
+    throw new Error(await describeBranchConflict(projectId, String(inputs.branchId)), { cause: error });
+  }
+  if (!OUTCOME_UNKNOWN.has(kind)) throw error;
+  const found = await findOwnCompute(inputs, sentAt);
+  if (!found) {
+    if (kind === "ambiguous" && attempt < 3) return createCompute(inputs, attempt + 1);
+    throw error;
+  }
+  claimed.add(found.id);
+  if (kind !== "ambiguous") throw new ResourceInitError(found.id, toOutputs(found, inputs), error);
+  try {
+    await waitForComputeOperations(projectId, found.id);
+    return (await client().endpoints.get(projectId, found.id)) as ApiEndpoint;
+  } catch (waitError) {
+    throw new ResourceInitError(found.id, toOutputs(found, inputs), waitError);
+  }
+}
+
+/** The compute a lost create made: on the branch, of our type and sizes, created since we sent, not claimed. */
+async function findOwnCompute(inputs: Props, sentAt: number): Promise<ApiEndpoint | undefined> {
+  const computes = (await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId))) as ApiEndpoint[];
+  const body: Record<string, unknown> = toCreateBody(inputs).endpoint;
+  return computes
+    .filter((c) => !claimed.has(c.id) && Date.parse(String(c.created_at)) >= sentAt - CLOCK_SKEW_MS)
+    .filter((c) => Object.entries(body).every(([field, value]) => field === "settings" || (c as Record<string, unknown>)[field] === value))
+    .sort((a, b) => Date.parse(String(a.created_at)) - Date.parse(String(b.created_at)))[0];
+}
+
+async function waitForComputeOperations(projectId: string, endpointId: string): Promise<void> {
+  const operations = await client().operations.list(projectId);
+  const pending = operations.filter((op) => op.endpoint_id === endpointId && !DONE.has(op.status));
+  if (pending.length > 0) await client().operations.waitFor(projectId, pending);
+}
+
+/**
+ * Takes an existing compute under management (Pulumi's import cannot reach a dynamic provider): reads it,
+ * refuses what cannot change in place, and PATCHes what differs from the program.
+ */
+export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
+  const projectId = String(inputs.projectId);
+  const id = String(inputs.adoptId);
+  const existing = await getForAdoption(projectId, id);
+  const current = toOutputs(existing, inputs);
+  const plan = planComputeChange(current, inputs);
+  if (plan.replaces.length > 0) {
+    const why = plan.replaces.map((p) => `${p} is ${String(current[p])} but the program says ${String(inputs[p])}`);
+    throw new Error(`adoptId: compute ${id} cannot be adopted as declared: ${why.join("; ")} (these cannot change in place)`);
+  }
+  claimed.add(id);
+  return plan.patch.length > 0 ? patchCompute(projectId, id, inputs, plan.patch) : existing;
+}
+
+async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoint> {
+  try {
+    return (await client().endpoints.get(projectId, id)) as ApiEndpoint;
+  } catch (error) {
+    if (errorKind(error) === "not_found") throw new Error(`adoptId: compute ${id} does not exist in project ${projectId}`);
+    throw error;
+  }
+}

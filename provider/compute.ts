@@ -1,0 +1,112 @@
+/**
+ * The Compute resource: a compute endpoint of a branch (primary read_write, or read_only replica).
+ *
+ * The provider object below is what Pulumi serializes into `__provider` and stores with every Compute in
+ * state. It holds no API logic, no client and no secret: each method loads the installed implementation
+ * by package name at call time, so the state stays small and old state runs new code.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+/** Inputs of a Compute. Sizes are in compute units (CU): 0.25, 0.5, 1..16, even 18..56. */
+export interface ComputeArgs {
+  /** Project of the compute. Changing it replaces the compute. */
+  projectId: pulumi.Input<string>;
+  /** Branch the compute serves. Changing it moves the compute (one PATCH, no replacement). */
+  branchId: pulumi.Input<string>;
+  /** `read_write` (primary, the default; one per branch) or `read_only` (read replica). Changing it replaces the compute. */
+  type?: pulumi.Input<"read_write" | "read_only">;
+  /** Minimum size in CU. Changing it restarts a running compute (its connections drop). Fixes `maxConnections`. */
+  autoscalingLimitMinCu?: pulumi.Input<number>;
+  /** Maximum size in CU (equal to the minimum for a fixed size). Changing it restarts a running compute. */
+  autoscalingLimitMaxCu?: pulumi.Input<number>;
+  /** Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800. Changes need no restart. */
+  suspendTimeoutSeconds?: pulumi.Input<number>;
+  /** Postgres settings (string values). */
+  pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Whether pooled connections are on. */
+  poolerEnabled?: pulumi.Input<boolean>;
+  /** Pooling mode: `transaction`. */
+  poolerMode?: pulumi.Input<"transaction">;
+  /** A disabled compute refuses connections. */
+  disabled?: pulumi.Input<boolean>;
+  /** Whether connections may authenticate without a password. */
+  passwordlessAccess?: pulumi.Input<boolean>;
+  /** `k8s-pod` or `k8s-neonvm` (needed for autoscaling). */
+  provisioner?: pulumi.Input<"k8s-pod" | "k8s-neonvm">;
+  /** A display name, 1..64 characters. */
+  name?: pulumi.Input<string>;
+  /** Region; must equal the project's. Changing it replaces the compute. */
+  regionId?: pulumi.Input<string>;
+  /** Any values: when they change, the compute is restarted through the restart API (nothing else changes). */
+  restartTriggers?: pulumi.Input<unknown[]>;
+  /** Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). */
+  adoptId?: pulumi.Input<string>;
+}
+
+const computeProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => impl().configure(req),
+  check: (olds, news) => impl().check(olds, news),
+  diff: (id, olds, news) => impl().diff(id, olds, news),
+  create: (inputs) => impl().create(inputs),
+  read: (id, props) => impl().read(id, props),
+  update: (id, olds, news) => impl().update(id, olds, news),
+  delete: (id, props) => impl().deleteCompute(id, props),
+};
+
+function impl(): typeof import("./compute-impl") {
+  return require("pulumi-neon-dynamic/provider/compute-impl");
+}
+
+/** Every output of a Compute (besides the inputs), listed so that the class exposes each one. */
+export const COMPUTE_OUTPUTS = [
+  "endpointId", "host", "poolerHost", "proxyHost", "currentState", "pendingState", "creationSource", "lastActive",
+  "startedAt", "suspendedAt", "createdAt", "updatedAt", "computeReleaseVersion", "maxConnections", "resourceName",
+] as const;
+
+/**
+ * A compute endpoint on a branch. See the README's diff table for which changes replace, restart or
+ * only PATCH it.
+ */
+export class Compute extends pulumi.dynamic.Resource {
+  declare readonly endpointId: pulumi.Output<string>;
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly regionId: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<"read_write" | "read_only">;
+  declare readonly autoscalingLimitMinCu: pulumi.Output<number>;
+  declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
+  declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
+  declare readonly pgSettings: pulumi.Output<Record<string, string>>;
+  declare readonly poolerEnabled: pulumi.Output<boolean>;
+  declare readonly poolerMode: pulumi.Output<string>;
+  declare readonly disabled: pulumi.Output<boolean>;
+  declare readonly passwordlessAccess: pulumi.Output<boolean>;
+  declare readonly provisioner: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string | undefined>;
+  declare readonly restartTriggers: pulumi.Output<unknown[] | undefined>;
+  declare readonly adoptId: pulumi.Output<string | undefined>;
+  /** Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech. */
+  declare readonly host: pulumi.Output<string>;
+  /** Pooled connection host (`-pooler` after the compute id). */
+  declare readonly poolerHost: pulumi.Output<string>;
+  declare readonly proxyHost: pulumi.Output<string>;
+  /** init, active or idle. */
+  declare readonly currentState: pulumi.Output<string>;
+  declare readonly pendingState: pulumi.Output<string | undefined>;
+  declare readonly creationSource: pulumi.Output<string>;
+  declare readonly lastActive: pulumi.Output<string | undefined>;
+  declare readonly startedAt: pulumi.Output<string | undefined>;
+  declare readonly suspendedAt: pulumi.Output<string | undefined>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
+  /** Postgres max_connections, fixed by the minimum size. */
+  declare readonly maxConnections: pulumi.Output<number>;
+  /** The Pulumi name of this resource, used in messages such as the restart warning. */
+  declare readonly resourceName: pulumi.Output<string>;
+
+  constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = Object.fromEntries(COMPUTE_OUTPUTS.map((key) => [key, undefined]));
+    super(computeProvider, name, { ...outputs, ...args, resourceName: name }, opts, "neon", "Compute");
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Errors the provider raises on top of the client's NeonError.
+ */
+
+/**
+ * Thrown when an object exists on the service but the step did not finish (its operation failed or timed
+ * out). The plugin turns an error carrying `id` into ErrorResourceInitFailed: the engine keeps the object
+ * in state with these properties, so nothing is orphaned and the next `up` repairs it.
+ */
+export class ResourceInitError extends Error {
+  readonly id: string;
+  readonly properties: Record<string, unknown>;
+  readonly reasons: string[];
+
+  constructor(id: string, properties: Record<string, unknown>, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`${id} exists but is not ready: ${reason}`);
+    this.name = "ResourceInitError";
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [reason];
+  }
+}
+
+/** The client error kind, or undefined for anything else. */
+export function errorKind(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "kind" in error ? String(error.kind) : undefined;
+}
+
+/** Kinds after which the object may exist although the call failed: reconcile by reading before anything else. */
+export const OUTCOME_UNKNOWN = new Set(["ambiguous", "operation_failed", "wait_timeout", "cancelled"]);

@@ -1,0 +1,6 @@
+/**
+ * pulumi-neon-dynamic: Pulumi resources for Neon's serverless Postgres management API.
+ */
+export { ApiKey, ApiKeyArgs } from "./api-key";
+export { Compute, ComputeArgs } from "./compute";
+export { getProjects, getProjectsOutput, GetProjectsArgs, GetProjectsResult, ProjectSummary } from "./projects";

@@ -1,0 +1,39 @@
+/**
+ * The provider's process-wide state inside the plugin: the stack configuration handed over by
+ * `configure()`, and one client per (API URL, key), shared by every resource of the process so that the
+ * client's per-project serialization and rate limiter see all of the process's requests (no 423 storms).
+ *
+ * Credentials are read when a request is about to be made, never at program time, so that nothing
+ * secret is captured into `__provider` and a rotated key in the environment takes effect at once.
+ */
+import { createHash } from "crypto";
+import { NeonClient, resolveConfig } from "../sdk";
+
+interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+let stackConfig: ConfigSource | undefined;
+const clients = new Map<string, NeonClient>();
+
+/** Called by each resource's `configure()`: keeps the stack configuration (neon:apiKey, neon:apiUrl). */
+export function configure(config: ConfigSource | undefined): void {
+  stackConfig = config;
+}
+
+/** The shared client for the configured credentials; fails before any request when no key is set. */
+export function client(): NeonClient {
+  const { apiKey, apiUrl } = resolveConfig(undefined, stackConfig, process.env);
+  const cacheKey = `${apiUrl}\n${createHash("sha256").update(apiKey).digest("hex")}`;
+  let shared = clients.get(cacheKey);
+  if (!shared) {
+    shared = new NeonClient({ apiKey, apiUrl, log: logLine });
+    clients.set(cacheKey, shared);
+  }
+  return shared;
+}
+
+/** Request log lines go to the plugin's stderr only when NEON_PROVIDER_DEBUG is set; they never hold a key. */
+function logLine(line: string): void {
+  if (process.env.NEON_PROVIDER_DEBUG) process.stderr.write(`neon: ${line}\n`);
+}

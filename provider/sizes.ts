@@ -1,0 +1,52 @@
+/**
+ * Compute sizes as the service documents them (api.md), kept as data so that check, the docs and the
+ * tests read one table. The peers hard-coded "max 10 CU" and lagged behind the service (#157); this table
+ * follows the documented list and is the one place to update when the service grows.
+ */
+
+/** Every documented size in CU: 0.25, 0.5, each integer 1..16, each even integer 18..56. */
+export const ALLOWED_SIZES: readonly number[] = [
+  0.25,
+  0.5,
+  ...Array.from({ length: 16 }, (_, i) => i + 1),
+  ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
+];
+
+/** Autoscaling (min < max) is only possible within this range, and over at most this spread. */
+export const AUTOSCALING_MAX_CU = 16;
+export const AUTOSCALING_MAX_SPREAD_CU = 8;
+
+/** `max_connections` by the minimum size (service-spec.md, "Compute sizes"). Sizes above 10 CU keep 4000. */
+const MAX_CONNECTIONS: ReadonlyArray<readonly [number, number]> = [
+  [0.25, 112],
+  [0.5, 225],
+  [1, 450],
+  [2, 901],
+  [3, 1351],
+  [4, 1802],
+  [5, 2253],
+  [6, 2703],
+  [7, 3154],
+  [8, 3604],
+  [9, 4000],
+];
+
+/** The connection limit of a compute, fixed by its minimum size, not by its current size under autoscaling. */
+export function maxConnectionsFor(minCu: number): number {
+  let result = MAX_CONNECTIONS[0][1];
+  for (const [cu, connections] of MAX_CONNECTIONS) if (minCu >= cu) result = connections;
+  return result;
+}
+
+/** Why a size pair is refused, or undefined when the service accepts it. */
+export function sizePairProblem(min: number, max: number): string | undefined {
+  if (min > max) return `the minimum (${min} CU) is larger than the maximum (${max} CU)`;
+  if (min === max) return undefined;
+  if (max > AUTOSCALING_MAX_CU) {
+    return `autoscaling works only up to ${AUTOSCALING_MAX_CU} CU; sizes above that are fixed (set min = max)`;
+  }
+  if (max - min > AUTOSCALING_MAX_SPREAD_CU) {
+    return `max - min may be at most ${AUTOSCALING_MAX_SPREAD_CU} CU (got ${max} - ${min} = ${max - min})`;
+  }
+  return undefined;
+}

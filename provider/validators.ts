@@ -1,0 +1,61 @@
+/**
+ * Small validators for `check`, each returning the reason a value is refused (or undefined). Reasons name
+ * the allowed values, so that a user can fix the program from the preview alone.
+ */
+/** One refused property, as the engine shows it in preview. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export type Validator = (value: unknown) => string | undefined;
+
+/** Passes undefined (an optional property left out); otherwise applies every validator in order. */
+export function optional(...validators: Validator[]): Validator {
+  return (value) => (value === undefined || value === null ? undefined : firstProblem(value, validators));
+}
+
+/** Refuses a missing value; otherwise applies every validator in order. */
+export function required(...validators: Validator[]): Validator {
+  return (value) => (value === undefined || value === null ? "is required" : firstProblem(value, validators));
+}
+
+function firstProblem(value: unknown, validators: Validator[]): string | undefined {
+  for (const validate of validators) {
+    const problem = validate(value);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+export const isString: Validator = (v) => (typeof v === "string" ? undefined : `must be a string, got ${describe(v)}`);
+
+export const isBoolean: Validator = (v) =>
+  typeof v === "boolean" ? undefined : `must be true or false, got ${describe(v)}`;
+
+export function oneOf(allowed: readonly (string | number)[]): Validator {
+  return (v) => (allowed.includes(v as string) ? undefined : `must be one of ${allowed.join(", ")}; got ${describe(v)}`);
+}
+
+export function lengthBetween(min: number, max: number): Validator {
+  return (v) => {
+    const length = String(v).length;
+    return length >= min && length <= max ? undefined : `must be ${min} to ${max} characters long (got ${length})`;
+  };
+}
+
+export function matches(pattern: RegExp, explanation: string): Validator {
+  return (v) => (pattern.test(String(v)) ? undefined : `must be ${explanation}; got ${describe(v)}`);
+}
+
+export const isStringMap: Validator = (v) => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return `must be a map of strings, got ${describe(v)}`;
+  const bad = Object.entries(v).find(([, value]) => typeof value !== "string");
+  return bad ? `must be a map of strings; "${bad[0]}" is ${describe(bad[1])}` : undefined;
+};
+
+/** A short, bounded rendering of a refused value for messages. */
+export function describe(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,131 @@
+/**
+ * Injected faults: reads and safe writes recover with the number of requests asserted; a write whose outcome is
+ * unknown is never resent (guards against duplicate computes and keys nobody saw).
+ */
+import { Emulator } from "../emulator";
+import { NeonClient } from "./client";
+import { clientFor, rejection, seen, start } from "./testing.test.helpers";
+
+let emu: Emulator;
+let client: NeonClient;
+let projectId: string;
+let branchId: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  emu = await start();
+  client = clientFor(emu, { log: (line) => lines.push(line) });
+  projectId = emu.projectId;
+  const main = (await client.branches.list(projectId)).find((b) => b.name === "main")!;
+  branchId = main.id;
+});
+afterAll(() => emu.close());
+afterEach(() => emu.faults.clear());
+
+const endpointsPath = () => `/projects/${projectId}/endpoints`;
+const replicas = async () =>
+  (await client.endpoints.listForBranch(projectId, branchId)).filter((e) => e.type === "read_only");
+
+describe("reads retry on anything transient", () => {
+  it.each(["500", "502", "503", "reset", "423", "429"] as const)(
+    "GET after two %s faults: 3 requests",
+    async (kind) => {
+      const before = seen(emu, "GET", endpointsPath()).length;
+      emu.faults.add({ method: "GET", path: endpointsPath(), kind, times: 2 });
+      await expect(client.endpoints.list(projectId)).resolves.toBeInstanceOf(Array);
+      expect(seen(emu, "GET", endpointsPath()).length - before).toBe(3);
+    },
+  );
+  it("gives up at the attempt cap with the last error", async () => {
+    const capped = clientFor(emu, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
+    const before = seen(emu, "GET", endpointsPath()).length;
+    emu.faults.add({ method: "GET", path: endpointsPath(), kind: "500", times: 5 });
+    const error = await rejection(capped.endpoints.list(projectId));
+    expect(error).toMatchObject({ kind: "server", status: 500, retryable: true });
+    expect(seen(emu, "GET", endpointsPath()).length - before).toBe(3);
+  });
+  it("sends a fresh X-Request-ID per attempt", async () => {
+    lines.length = 0;
+    emu.faults.add({ method: "GET", path: endpointsPath(), kind: "503", times: 1 });
+    await client.endpoints.list(projectId);
+    const sent = lines.map((l) => /request ID: ([^)]+)\)/.exec(l)?.[1]).filter((id): id is string => !!id);
+    const received = seen(emu, "GET", endpointsPath())
+      .slice(-2)
+      .map((r) => r.requestId);
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent).size).toBe(2);
+    expect(received).toEqual(sent);
+  });
+});
+
+describe("writes retry only where the service certainly did not act", () => {
+  it.each(["423", "429", "503"] as const)("POST create after one %s: 2 requests, one compute", async (kind) => {
+    const before = (await replicas()).length;
+    const posts = seen(emu, "POST", endpointsPath()).length;
+    emu.faults.add({ method: "POST", path: endpointsPath(), kind, times: 1 });
+    await client.endpoints.create(projectId, { branch_id: branchId, type: "read_only" });
+    expect(seen(emu, "POST", endpointsPath()).length - posts).toBe(2);
+    expect((await replicas()).length - before).toBe(1);
+  });
+  it("PATCH after a 423 caused by someone else: retried with backoff", async () => {
+    const [replica] = await replicas();
+    const path = `${endpointsPath()}/${replica.id}`;
+    emu.faults.add({ method: "PATCH", path, kind: "423", times: 2 });
+    const { endpoint } = await client.endpoints.update(projectId, replica.id, { suspend_timeout_seconds: 300 });
+    expect(endpoint.suspend_timeout_seconds).toBe(300);
+    expect(seen(emu, "PATCH", path).map((r) => r.status)).toEqual([423, 423, 200]);
+  });
+  it("honours Retry-After on a 429", async () => {
+    const posts = seen(emu, "POST", endpointsPath()).length;
+    emu.faults.add({ method: "POST", path: endpointsPath(), kind: "429", times: 1 });
+    const started = Date.now();
+    const { endpoint } = await client.endpoints.create(projectId, { branch_id: branchId, type: "read_only" });
+    expect(endpoint.type).toBe("read_only");
+    const answered = seen(emu, "POST", endpointsPath()).slice(posts);
+    expect(answered.map((r) => r.status)).toEqual([429, 201]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the emulator's 429 says Retry-After: 1
+  });
+});
+
+describe("a write whose outcome is unknown is ambiguous and never resent", () => {
+  it("an ambiguous create (applied, response lost): one request, exactly one new compute", async () => {
+    const before = (await replicas()).length;
+    const posts = seen(emu, "POST", endpointsPath()).length;
+    emu.faults.add({ method: "POST", path: endpointsPath(), kind: "ambiguous", times: 1 });
+    const error = await rejection(client.endpoints.create(projectId, { branch_id: branchId, type: "read_only" }));
+    expect(error).toMatchObject({ kind: "ambiguous", method: "POST", path: endpointsPath(), retryable: false });
+    expect(error.message).toMatch(/^the outcome of POST \/projects\/.+\/endpoints is unknown/);
+    expect(seen(emu, "POST", endpointsPath()).length - posts).toBe(1);
+    expect((await replicas()).length - before).toBe(1);
+  });
+  it.each(["reset", "500", "502"] as const)("a create that fails with %s is ambiguous, sent once", async (kind) => {
+    const posts = seen(emu, "POST", endpointsPath()).length;
+    emu.faults.add({ method: "POST", path: endpointsPath(), kind, times: 1 });
+    const error = await rejection(client.endpoints.create(projectId, { branch_id: branchId, type: "read_only" }));
+    expect(error.kind).toBe("ambiguous");
+    expect(seen(emu, "POST", endpointsPath()).length - posts).toBe(1);
+  });
+  it("a timed-out create is ambiguous, sent once", async () => {
+    // counted from the client's log: the emulator logs a request only when it answers, which a timed-out one is not
+    const attempts: string[] = [];
+    const slowClient = clientFor(emu, { timeoutMs: 100, log: (line) => attempts.push(line) });
+    emu.faults.add({ method: "POST", path: endpointsPath(), kind: "slow", delayMs: 600, times: 1 });
+    const error = await rejection(slowClient.endpoints.create(projectId, { branch_id: branchId, type: "read_only" }));
+    expect(error).toMatchObject({ kind: "ambiguous", code: "ETIMEDOUT" });
+    expect(attempts.filter((line) => line.startsWith(`POST ${endpointsPath()} ->`))).toHaveLength(1);
+  });
+  it("an ambiguous key create is not resent (no second secret nobody saw)", async () => {
+    const before = (await client.apiKeys.list()).length;
+    emu.faults.add({ method: "POST", path: "/api_keys", kind: "ambiguous", times: 1 });
+    expect((await rejection(client.apiKeys.create({ key_name: "once" }))).kind).toBe("ambiguous");
+    expect(seen(emu, "POST", "/api_keys")).toHaveLength(1);
+    expect((await client.apiKeys.list()).length - before).toBe(1);
+  });
+  it("an ambiguous delete is settled by reading back: gone → resolved", async () => {
+    const [replica] = await replicas();
+    const path = `${endpointsPath()}/${replica.id}`;
+    emu.faults.add({ method: "DELETE", path, kind: "ambiguous", times: 1 });
+    await expect(client.endpoints.delete(projectId, replica.id)).resolves.toEqual({ operations: [] });
+    expect(seen(emu, "DELETE", path)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * NeonClient: the typed client of Neon's management API that every resource of the provider goes through.
+ */
+import { ConfigSource, DEFAULT_API_URL, normalizeUrl, NO_KEY_MESSAGE, resolveConfig } from "./config";
+import { NeonError } from "./errors";
+import { projectKey } from "./project-lock";
+import { accountHash, RateLimitOptions, sharedBucket } from "./rate-limit";
+import { ApiKeysApi } from "./resources/api-keys";
+import { BranchesApi } from "./resources/branches";
+import { ClientContext } from "./resources/context";
+import { EndpointsApi } from "./resources/endpoints";
+import { OperationsApi } from "./resources/operations";
+import { ProjectsApi } from "./resources/projects";
+import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
+import { Operation } from "./schemas";
+import { Transport } from "./transport";
+import { DEFAULT_WAIT_POLICY, waitForOperations, WaitOptions, WaitPolicy } from "./wait";
+
+/** Everything a client can be told; only the key is required. */
+export interface ClientOptions {
+  apiKey: string;
+  /** Default `https://console.neon.tech/api/v2`. */
+  apiUrl?: string;
+  retry?: Partial<RetryPolicy>;
+  wait?: Partial<WaitPolicy>;
+  /** Source of jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** One line per request; never contains the key. */
+  log?: (line: string) => void;
+  /** Process-wide token bucket per account; `false` switches it off. Default 10/s, burst 20. */
+  rateLimit?: false | RateLimitOptions;
+  /** axios timeout of one attempt; default 60 s. */
+  timeoutMs?: number;
+  /** Cancels every request, backoff and wait of this client. */
+  signal?: AbortSignal;
+}
+
+/** Per-attempt timeout (neonctl's value). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * The client. Prevents, in one place, what the peers got wrong: 423 storms (per-project serialization), duplicate
+ * writes (safe retries only), unreported failed operations, leaked keys and opaque errors.
+ */
+export class NeonClient {
+  readonly apiKeys: ApiKeysApi;
+  readonly projects: ProjectsApi;
+  readonly branches: BranchesApi;
+  readonly endpoints: EndpointsApi;
+  readonly operations: OperationsApi;
+  readonly apiUrl: string;
+
+  constructor(options: ClientOptions) {
+    if (!options || typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+      throw new NeonError({ kind: "config", message: NO_KEY_MESSAGE });
+    }
+    const apiKey = options.apiKey.trim();
+    const apiUrl = normalizeUrl(options.apiUrl ?? DEFAULT_API_URL);
+    this.apiUrl = apiUrl;
+    const ctx = buildContext(options, apiKey, apiUrl);
+    this.apiKeys = new ApiKeysApi(ctx);
+    this.projects = new ProjectsApi(ctx);
+    this.branches = new BranchesApi(ctx);
+    this.endpoints = new EndpointsApi(ctx);
+    this.operations = new OperationsApi(ctx);
+  }
+
+  /** A client from explicit options, then the Pulumi config, then the environment (see `resolveConfig`). */
+  static fromConfig(
+    options: Partial<ClientOptions> = {},
+    pulumiConfig?: ConfigSource,
+    env?: NodeJS.ProcessEnv,
+  ): NeonClient {
+    const resolved = resolveConfig({ apiKey: options.apiKey, apiUrl: options.apiUrl }, pulumiConfig, env);
+    return new NeonClient({ ...options, ...resolved });
+  }
+
+  /** Never shows the key when logged or inspected. */
+  toJSON(): Record<string, string> {
+    return { apiUrl: this.apiUrl };
+  }
+}
+
+function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): ClientContext {
+  const transport = new Transport({
+    apiKey,
+    apiUrl,
+    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry) },
+    random: options.random ?? Math.random,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    log: options.log,
+    signal: options.signal,
+    limiter: sharedBucket(apiUrl, apiKey, options.rateLimit),
+  });
+  const account = accountHash(apiUrl, apiKey);
+  const waitPolicy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options.wait) };
+  const ctx: ClientContext = {
+    transport,
+    lockKey: (projectId) => projectKey(account, projectId),
+    waitFor: (projectId: string, operations: readonly Operation[], waitOptions?: WaitOptions) =>
+      waitForOperations({ operations: operationsReader(ctx) }, projectId, operations, {
+        ...waitPolicy,
+        signal: options.signal,
+        ...definedOnly(waitOptions),
+      }),
+  };
+  return ctx;
+}
+
+function operationsReader(ctx: ClientContext) {
+  const api = new OperationsApi(ctx);
+  return { get: (projectId: string, id: string) => api.get(projectId, id) };
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,55 @@
+import { DEFAULT_API_URL, NO_KEY_MESSAGE, resolveConfig } from "./config";
+import { NeonError } from "./errors";
+
+const pulumi = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
+
+describe("resolveConfig: explicit > Pulumi config > environment > default", () => {
+  it("takes explicit options first", () => {
+    const result = resolveConfig(
+      { apiKey: "explicit", apiUrl: "http://explicit/api/v2" },
+      pulumi({ "neon:apiKey": "cfg", "neon:apiUrl": "http://cfg" }),
+      { NEON_API_KEY: "env", NEON_API_HOST: "http://env" },
+    );
+    expect(result).toEqual({ apiKey: "explicit", apiUrl: "http://explicit/api/v2" });
+  });
+  it("then the Pulumi config, namespaced", () => {
+    const result = resolveConfig({}, pulumi({ "neon:apiKey": "cfg", "neon:apiUrl": "http://cfg/" }), {
+      NEON_API_KEY: "env",
+    });
+    expect(result).toEqual({ apiKey: "cfg", apiUrl: "http://cfg" });
+  });
+  it("accepts the un-namespaced spelling too", () => {
+    expect(resolveConfig(undefined, pulumi({ apiKey: "cfg" }), {}).apiKey).toBe("cfg");
+  });
+  it("then NEON_API_KEY and NEON_API_HOST (as neonctl reads them)", () => {
+    const result = resolveConfig(undefined, pulumi({}), { NEON_API_KEY: "env", NEON_API_HOST: "http://h/api/v2" });
+    expect(result).toEqual({ apiKey: "env", apiUrl: "http://h/api/v2" });
+  });
+  it("defaults the URL to the production API", () => {
+    expect(resolveConfig({ apiKey: "k" }, undefined, {}).apiUrl).toBe(DEFAULT_API_URL);
+  });
+  it("treats empty strings as unset", () => {
+    expect(resolveConfig({ apiKey: "" }, pulumi({ "neon:apiKey": " " }), { NEON_API_KEY: "env" }).apiKey).toBe("env");
+  });
+  it("survives a Config.get that throws", () => {
+    const throwing = {
+      get: () => {
+        throw new Error("bad key");
+      },
+    };
+    expect(resolveConfig(undefined, throwing, { NEON_API_KEY: "env" }).apiKey).toBe("env");
+  });
+  it("guards #195: no key anywhere → a config error saying how to set it", () => {
+    let thrown: unknown;
+    try {
+      resolveConfig(undefined, pulumi({}), {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(NeonError);
+    expect(thrown).toMatchObject({ kind: "config", retryable: false });
+    expect((thrown as Error).message).toBe(NO_KEY_MESSAGE);
+    expect((thrown as Error).message).toContain("pulumi config set --secret neon:apiKey");
+    expect((thrown as Error).message).toContain("NEON_API_KEY");
+  });
+});

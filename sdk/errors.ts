@@ -1,0 +1,209 @@
+/**
+ * The one error type of the client, and the boundary that turns every axios failure into it.
+ *
+ * Rules learned from bugs (peers and octokit):
+ * - axios errors carry `config.headers`, i.e. the Bearer token; serialising one (JSON.stringify, a logger, Pulumi's
+ *   error reporter) leaks the key. We never keep an axios error, not even as `cause`.
+ * - "Request failed with status code 423" tells a user nothing; the API's message and request id do.
+ */
+import { isAxiosError } from "axios";
+
+/** What went wrong, to switch on instead of parsing messages. */
+export type NeonErrorKind =
+  | "config"
+  | "auth"
+  | "not_found"
+  | "conflict"
+  | "validation"
+  | "locked"
+  | "rate_limit"
+  | "server"
+  | "network"
+  | "ambiguous"
+  | "operation_failed"
+  | "wait_timeout"
+  | "response_shape"
+  | "cancelled";
+
+/** The facts of an operation that failed or is still pending when a wait gave up. */
+export interface OperationFacts {
+  id: string;
+  action: string;
+  status: string;
+  error?: string;
+}
+
+export interface NeonErrorInit {
+  kind: NeonErrorKind;
+  /** The API's message (or our own description when there is no response). */
+  message: string;
+  status?: number;
+  code?: string;
+  requestId?: string;
+  method?: string;
+  path?: string;
+  retryable?: boolean;
+  operation?: OperationFacts;
+  /** Id of an object that was created or changed before the failure (so the caller never orphans it). */
+  resourceId?: string;
+  /** The raw `Retry-After` header of the response, interpreted by the retry policy. */
+  retryAfter?: string;
+}
+
+/**
+ * Every failure of the client. Prevents two failures: opaque errors (it carries status, the API's message, the
+ * request id, method and path) and leaked credentials (it holds only plain strings and numbers we chose; never a
+ * request, a response, headers or an axios error).
+ */
+export class NeonError extends Error {
+  readonly kind: NeonErrorKind;
+  readonly apiMessage: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly requestId?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly retryable: boolean;
+  readonly operation?: OperationFacts;
+  readonly resourceId?: string;
+  readonly retryAfter?: string;
+
+  constructor(init: NeonErrorInit) {
+    super(renderMessage(init));
+    this.name = "NeonError";
+    this.kind = init.kind;
+    this.apiMessage = init.message;
+    this.retryable = init.retryable ?? false;
+    const optional = ["status", "code", "requestId", "method", "path", "operation", "resourceId", "retryAfter"];
+    for (const key of optional) {
+      const value = (init as unknown as Record<string, unknown>)[key];
+      if (value !== undefined && value !== "") (this as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  /** A copy with some facts changed (the message is re-rendered). */
+  with(changes: Partial<NeonErrorInit>): NeonError {
+    return new NeonError({ ...this.init(), ...changes });
+  }
+
+  /** The facts this error was built from. */
+  init(): NeonErrorInit {
+    const { kind, apiMessage: message, status, code, requestId, method, path, retryable } = this;
+    return { kind, message, status, code, requestId, method, path, retryable, ...this.extras() };
+  }
+
+  private extras(): Partial<NeonErrorInit> {
+    const { operation, resourceId, retryAfter } = this;
+    return { operation, resourceId, retryAfter };
+  }
+}
+
+/** `HTTP 423: <message> (POST /projects/p/endpoints, request ID: …)`, or `<message> (...)` without a status. */
+export function renderMessage(init: NeonErrorInit): string {
+  const where: string[] = [];
+  if (init.method && init.path) where.push(`${init.method} ${init.path}`);
+  if (init.requestId) where.push(`request ID: ${init.requestId}`);
+  if (init.resourceId) where.push(`id: ${init.resourceId}`);
+  const suffix = where.length > 0 ? ` (${where.join(", ")})` : "";
+  const prefix = init.status !== undefined && init.kind !== "ambiguous" ? `HTTP ${init.status}: ` : "";
+  return `${prefix}${init.message || "no message"}${suffix}`;
+}
+
+const SNIPPET_MAX = 200;
+
+/** A bounded, single-line excerpt of a body that is not the API's JSON error (an HTML proxy page, say). */
+export function snippet(body: unknown): string {
+  let text: string;
+  if (typeof body === "string") text = body;
+  else if (Buffer.isBuffer(body)) text = body.toString("utf8");
+  else if (body === undefined || body === null) text = "";
+  else text = safeJson(body);
+  text = text.replace(/\s+/g, " ").trim();
+  return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX)}…` : text;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+/** Replaces every occurrence of a secret in a text: the last line of defence for anything we render. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join("[REDACTED]");
+  }
+  return out.replace(/Bearer\s+[^\s"',)]+/gi, "Bearer [REDACTED]");
+}
+
+/** The error kind an HTTP status means. */
+export function kindForStatus(status: number): NeonErrorKind {
+  if (status === 401 || status === 403) return "auth";
+  if (status === 404) return "not_found";
+  if (status === 409) return "conflict";
+  if (status === 423) return "locked";
+  if (status === 429) return "rate_limit";
+  if (status >= 500) return "server";
+  return "validation";
+}
+
+/** Where and how a request was made, for the error built from its failure. */
+export interface RequestContext {
+  method: string;
+  path: string;
+  requestId: string;
+  /** Removes what must never appear in what we render (the API key). */
+  scrub: (text: string) => string;
+}
+
+/**
+ * Maps anything a request can throw into a NeonError, keeping only strings and numbers. Prevents the key leaking
+ * through an axios error's `config.headers`, and an opaque "Request failed with status code 500".
+ */
+export function fromAxiosError(error: unknown, ctx: RequestContext): NeonError {
+  if (error instanceof NeonError) return error;
+  const base = { method: ctx.method, path: ctx.path, requestId: ctx.requestId };
+  if (!isAxiosError(error)) {
+    const message = ctx.scrub(error instanceof Error ? error.message : String(error));
+    return new NeonError({ ...base, kind: "network", message });
+  }
+  if (error.response) {
+    const { status, data, headers } = error.response;
+    const body = parseErrorBody(data);
+    const requestId = body.requestId || headerString(headers, "x-request-id") || ctx.requestId;
+    const message = ctx.scrub(body.message || `${status} with no message`);
+    const retryAfter = headerString(headers, "retry-after");
+    const kind = kindForStatus(status);
+    return new NeonError({ ...base, kind, status, code: body.code, requestId, message, retryAfter });
+  }
+  if (error.code === "ERR_CANCELED") {
+    return new NeonError({ ...base, kind: "cancelled", message: "request cancelled", code: error.code });
+  }
+  const code = error.code || (error.cause as { code?: string } | undefined)?.code;
+  const message = ctx.scrub(`network error: ${code ?? "unknown"} ${error.message}`.trim());
+  return new NeonError({ ...base, kind: "network", code, message });
+}
+
+function parseErrorBody(data: unknown): { message: string; code?: string; requestId?: string } {
+  if (data && typeof data === "object" && !Buffer.isBuffer(data)) {
+    const record = data as Record<string, unknown>;
+    if (typeof record.message === "string") {
+      return {
+        message: record.message,
+        code: typeof record.code === "string" ? record.code : undefined,
+        requestId: typeof record.request_id === "string" ? record.request_id : undefined,
+      };
+    }
+  }
+  const text = snippet(data);
+  return { message: text ? `unexpected response body: ${text}` : "" };
+}
+
+function headerString(headers: unknown, name: string): string | undefined {
+  if (!headers || typeof headers !== "object") return undefined;
+  const value = (headers as Record<string, unknown>)[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

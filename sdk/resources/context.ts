@@ -1,0 +1,20 @@
+/**
+ * What every resource namespace needs from its client: the transport, waiting, and the project lock. Keeps the
+ * namespaces free of construction details (and of the key).
+ */
+import { WaitOptions } from "../wait";
+import { Operation } from "../schemas";
+import { Transport } from "../transport";
+
+export interface ClientContext {
+  transport: Transport;
+  /** Waits with the client's wait policy (overridable per call). */
+  waitFor(projectId: string, operations: readonly Operation[], options?: WaitOptions): Promise<Operation[]>;
+  /** The process-wide lock key of a project of this client's account. */
+  lockKey(projectId: string): string;
+}
+
+/** One path segment, encoded: an id can never change the route (`../`, `?`). */
+export function seg(value: string | number): string {
+  return encodeURIComponent(String(value));
+}

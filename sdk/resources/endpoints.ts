@@ -1,0 +1,133 @@
+/**
+ * Computes (endpoints). Every mutation runs under the project lock: sent after the project's earlier operations
+ * finished, resolved once its own are done; so parallel changes of one project never meet a 423.
+ */
+import { NeonError } from "../errors";
+import { mutateProject } from "../project-lock";
+import {
+  Endpoint,
+  EndpointCreate,
+  EndpointCreateRequest,
+  EndpointOperations,
+  EndpointResponse,
+  EndpointsResponse,
+  EndpointUpdate,
+  EndpointUpdateRequest,
+  Operation,
+} from "../schemas";
+import { ClientContext, seg } from "./context";
+
+/** A compute with the final records of the operations its change started. */
+export interface EndpointWithOperations {
+  endpoint: Endpoint;
+  operations: Operation[];
+}
+
+/** A delete's result: no endpoint when it was already gone (404 / 204). */
+export interface EndpointDeleted {
+  endpoint?: Endpoint;
+  operations: Operation[];
+}
+
+const DeleteResponse = EndpointOperations.partial({ endpoint: true });
+
+/** Typed calls of `/projects/{p}/endpoints`. */
+export class EndpointsApi {
+  constructor(private readonly ctx: ClientContext) {}
+
+  /** GET /projects/{p}/endpoints → every compute of the project. */
+  async list(projectId: string): Promise<Endpoint[]> {
+    const path = `/projects/${seg(projectId)}/endpoints`;
+    return (await this.ctx.transport.request({ method: "GET", path, schema: EndpointsResponse })).endpoints;
+  }
+
+  /** GET /projects/{p}/branches/{b}/endpoints → the computes of one branch. */
+  async listForBranch(projectId: string, branchId: string): Promise<Endpoint[]> {
+    const path = `/projects/${seg(projectId)}/branches/${seg(branchId)}/endpoints`;
+    return (await this.ctx.transport.request({ method: "GET", path, schema: EndpointsResponse })).endpoints;
+  }
+
+  /** GET /projects/{p}/endpoints/{e} → the compute (kind `not_found` when it does not exist). */
+  async get(projectId: string, endpointId: string): Promise<Endpoint> {
+    const path = this.path(projectId, endpointId);
+    return (await this.ctx.transport.request({ method: "GET", path, schema: EndpointResponse })).endpoint;
+  }
+
+  /** POST /projects/{p}/endpoints (body: the inner `endpoint` object, or the whole request). */
+  create(projectId: string, body: EndpointCreate | EndpointCreateRequest): Promise<EndpointWithOperations> {
+    const request = "endpoint" in body ? body : { endpoint: body };
+    const path = `/projects/${seg(projectId)}/endpoints`;
+    return this.mutate(projectId, "POST", path, request);
+  }
+
+  /** PATCH /projects/{p}/endpoints/{e} (body: the fields to change, or the whole request). */
+  update(
+    projectId: string,
+    endpointId: string,
+    body: EndpointUpdate | EndpointUpdateRequest,
+  ): Promise<EndpointWithOperations> {
+    const request = "endpoint" in body && typeof body.endpoint === "object" ? body : { endpoint: body };
+    return this.mutate(projectId, "PATCH", this.path(projectId, endpointId), request);
+  }
+
+  /** POST .../restart: operations suspend_compute then start_compute. */
+  restart(projectId: string, endpointId: string): Promise<EndpointWithOperations> {
+    return this.mutate(projectId, "POST", `${this.path(projectId, endpointId)}/restart`);
+  }
+
+  /** POST .../start. */
+  start(projectId: string, endpointId: string): Promise<EndpointWithOperations> {
+    return this.mutate(projectId, "POST", `${this.path(projectId, endpointId)}/start`);
+  }
+
+  /** POST .../suspend. */
+  suspend(projectId: string, endpointId: string): Promise<EndpointWithOperations> {
+    return this.mutate(projectId, "POST", `${this.path(projectId, endpointId)}/suspend`);
+  }
+
+  /**
+   * DELETE /projects/{p}/endpoints/{e}. Resolves when the compute is gone: 404 and 204 count as already deleted, and
+   * a delete whose outcome is unknown is settled by reading the compute back (gone → resolved).
+   */
+  delete(projectId: string, endpointId: string): Promise<EndpointDeleted> {
+    const path = this.path(projectId, endpointId);
+    return mutateProject(
+      this.ctx.lockKey(projectId),
+      (ops) => this.ctx.waitFor(projectId, ops),
+      async () => {
+        try {
+          const body = await this.ctx.transport.requestOptional({ method: "DELETE", path, schema: DeleteResponse });
+          return body ?? { operations: [] };
+        } catch (error) {
+          return this.settleFailedDelete(error, projectId, endpointId);
+        }
+      },
+      () => endpointId,
+    );
+  }
+
+  private async settleFailedDelete(error: unknown, projectId: string, endpointId: string): Promise<EndpointDeleted> {
+    if (!(error instanceof NeonError)) throw error;
+    if (error.kind === "not_found") return { operations: [] };
+    if (error.kind !== "ambiguous") throw error;
+    try {
+      await this.get(projectId, endpointId);
+    } catch (readError) {
+      if (readError instanceof NeonError && readError.kind === "not_found") return { operations: [] };
+    }
+    throw error;
+  }
+
+  private mutate(projectId: string, method: "POST" | "PATCH", path: string, body?: unknown) {
+    return mutateProject(
+      this.ctx.lockKey(projectId),
+      (ops) => this.ctx.waitFor(projectId, ops),
+      () => this.ctx.transport.request({ method, path, body, schema: EndpointOperations }),
+      (result) => result.endpoint.id,
+    );
+  }
+
+  private path(projectId: string, endpointId: string): string {
+    return `/projects/${seg(projectId)}/endpoints/${seg(endpointId)}`;
+  }
+}

@@ -1,0 +1,168 @@
+import { NeonError } from "./errors";
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY,
+  finalError,
+  isOutcomeUnknown,
+  isRetryable,
+  nextDelayMs,
+  parseRetryAfter,
+  RetryPolicy,
+  sleep,
+  withRetry,
+} from "./retry";
+
+const http = (status: number, kind: NeonError["kind"]) =>
+  new NeonError({ kind, status, message: "m", method: "X", path: "/p" });
+const net = (code: string) => new NeonError({ kind: "network", code, message: code, method: "POST", path: "/p" });
+
+describe("isRetryable: reads retry on anything transient, writes only where the service did not act", () => {
+  const table: [string, NeonError, boolean, boolean][] = [
+    // [name, error, GET retries, POST retries]
+    ["423 locked", http(423, "locked"), true, true],
+    ["429 rate limit", http(429, "rate_limit"), true, true],
+    ["503", http(503, "server"), true, true],
+    ["500", http(500, "server"), true, false],
+    ["502", http(502, "server"), true, false],
+    ["connection refused (never sent)", net("ECONNREFUSED"), true, true],
+    ["DNS failure (never sent)", net("ENOTFOUND"), true, true],
+    ["connection reset (maybe sent)", net("ECONNRESET"), true, false],
+    ["timeout (maybe sent)", net("ETIMEDOUT"), true, false],
+    ["400", http(400, "validation"), false, false],
+    ["401", http(401, "auth"), false, false],
+    ["404", http(404, "not_found"), false, false],
+    ["409", http(409, "conflict"), false, false],
+    ["cancelled", new NeonError({ kind: "cancelled", message: "c" }), false, false],
+  ];
+  it.each(table)("%s", (_name, error, get, post) => {
+    expect(isRetryable("GET", error)).toBe(get);
+    expect(isRetryable("POST", error)).toBe(post);
+    expect(isRetryable("PATCH", error)).toBe(post);
+    expect(isRetryable("DELETE", error)).toBe(post);
+  });
+});
+
+describe("isOutcomeUnknown / finalError: a write that may have happened is ambiguous, never resent", () => {
+  it.each([
+    [http(500, "server"), true],
+    [http(502, "server"), true],
+    [net("ECONNRESET"), true],
+    [net("ETIMEDOUT"), true],
+    [http(503, "server"), false],
+    [http(423, "locked"), false],
+    [net("ECONNREFUSED"), false],
+    [http(409, "conflict"), false],
+  ])("POST after %s → %s", (error, unknown) => {
+    expect(isOutcomeUnknown("POST", error)).toBe(unknown);
+    expect(finalError("POST", error).kind).toBe(unknown ? "ambiguous" : error.kind);
+  });
+
+  it("reads are never ambiguous", () => {
+    expect(isOutcomeUnknown("GET", net("ECONNRESET"))).toBe(false);
+  });
+
+  it("renders the ambiguous message naming the method and path", () => {
+    const error = finalError(
+      "POST",
+      new NeonError({
+        kind: "network",
+        code: "ECONNRESET",
+        message: "reset",
+        method: "POST",
+        path: "/projects/p/endpoints",
+        requestId: "r1",
+      }),
+    );
+    expect(error.message).toMatch(/^the outcome of POST \/projects\/p\/endpoints is unknown \(reset\)/);
+    expect(error.message).toContain("request ID: r1");
+    expect(error.retryable).toBe(false);
+  });
+});
+
+describe("backoffMs: exponential with full jitter and a cap", () => {
+  const policy: RetryPolicy = { maxAttempts: 10, baseDelayMs: 100, maxDelayMs: 1000, maxTotalMs: 10_000 };
+  it("doubles the ceiling per attempt", () => {
+    const top = () => 0.999999;
+    expect([1, 2, 3, 4].map((a) => backoffMs(a, policy, top))).toEqual([99, 199, 399, 799]);
+  });
+  it("caps the ceiling", () => {
+    expect(backoffMs(20, policy, () => 0.999999)).toBe(999);
+  });
+  it("draws uniformly below the ceiling (full jitter)", () => {
+    expect(backoffMs(3, policy, () => 0)).toBe(0);
+    expect(backoffMs(3, policy, () => 0.5)).toBe(200);
+  });
+  it("tolerates a random source outside [0,1)", () => {
+    expect(backoffMs(1, policy, () => 7)).toBeLessThan(100);
+    expect(backoffMs(1, policy, () => -1)).toBe(0);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2024-01-01T00:00:00Z");
+  it("reads delta-seconds", () => expect(parseRetryAfter("3", now)).toBe(3000));
+  it("reads fractional seconds", () => expect(parseRetryAfter(" 1.5 ", now)).toBe(1500));
+  it("reads an HTTP date", () => expect(parseRetryAfter("Mon, 01 Jan 2024 00:00:05 GMT", now)).toBe(5000));
+  it("a date in the past means now", () => expect(parseRetryAfter("Sun, 31 Dec 2023 00:00:00 GMT", now)).toBe(0));
+  it("ignores garbage and absence", () => {
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe("nextDelayMs: caps on attempts and on total time; Retry-After honoured", () => {
+  const policy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, maxTotalMs: 5000 };
+  const locked = http(423, "locked");
+  it("gives up at the attempt cap", () => {
+    expect(nextDelayMs("GET", locked, 2, 0, policy, () => 0.5, 0)).toBe(100);
+    expect(nextDelayMs("GET", locked, 3, 0, policy, () => 0.5, 0)).toBeUndefined();
+  });
+  it("waits at least Retry-After", () => {
+    const limited = locked.with({ kind: "rate_limit", status: 429, retryAfter: "2" });
+    expect(nextDelayMs("POST", limited, 1, 0, policy, () => 0, 0)).toBe(2000);
+  });
+  it("gives up when the wait would exceed the total budget", () => {
+    const limited = locked.with({ kind: "rate_limit", status: 429, retryAfter: "60" });
+    expect(nextDelayMs("GET", limited, 1, 0, policy, () => 0, 0)).toBeUndefined();
+    expect(nextDelayMs("GET", locked, 1, 4990, policy, () => 0.5, 0)).toBeUndefined();
+  });
+  it("never retries what is not retryable", () => {
+    expect(nextDelayMs("POST", http(500, "server"), 1, 0, policy, () => 0, 0)).toBeUndefined();
+  });
+});
+
+describe("withRetry", () => {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 1, maxDelayMs: 2 };
+  it("retries a retryable failure and returns the success", async () => {
+    let calls = 0;
+    const result = await withRetry({ method: "POST", policy, random: () => 0.5 }, async () => {
+      calls += 1;
+      if (calls < 3) throw http(423, "locked");
+      return "ok";
+    });
+    expect([result, calls]).toEqual(["ok", 3]);
+  });
+  it("sends a write with an unknown outcome once and reports it ambiguous", async () => {
+    let calls = 0;
+    const run = withRetry({ method: "POST", policy, random: () => 0.5 }, async () => {
+      calls += 1;
+      throw net("ECONNRESET");
+    });
+    await expect(run).rejects.toMatchObject({ kind: "ambiguous" });
+    expect(calls).toBe(1);
+  });
+  it("honours an AbortSignal during the backoff", async () => {
+    const controller = new AbortController();
+    const slow = { ...policy, baseDelayMs: 60_000, maxDelayMs: 60_000, maxTotalMs: 600_000 };
+    const run = withRetry({ method: "GET", policy: slow, random: () => 0.9, signal: controller.signal }, async () => {
+      throw http(503, "server");
+    });
+    setTimeout(() => controller.abort(), 20);
+    await expect(run).rejects.toMatchObject({ kind: "cancelled" });
+  });
+  it("sleep rejects at once on an aborted signal", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(sleep(10, controller.signal)).rejects.toMatchObject({ kind: "cancelled" });
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Retry policy as data and pure functions, wrapped once around the one function that sends a request.
+ *
+ * Rules learned from bugs:
+ * - POST/PATCH/DELETE are not idempotent: resending a create whose response was lost makes a duplicate compute
+ *   or a second key nobody saw. Writes are retried only when the service certainly did not act (423, 429, 503, a
+ *   connection refused before sending); any other failure after sending is `ambiguous` and never resent.
+ * - Fixed intervals (peers: 1 s x 120, 3 s x 5) hammer a locked project in lockstep; full jitter spreads clients.
+ */
+import { NeonError } from "./errors";
+
+/** How hard to try. Every number is a cap, so a hopeless request ends in bounded time. */
+export interface RetryPolicy {
+  /** Total attempts, the first one included. */
+  maxAttempts: number;
+  /** Backoff of the first retry before jitter; doubles per attempt. */
+  baseDelayMs: number;
+  /** Cap of one backoff. */
+  maxDelayMs: number;
+  /** No retry is scheduled whose wait would end later than this after the first attempt started. */
+  maxTotalMs: number;
+}
+
+/** Defaults close to Neon's own SDK (250 ms base, 10 s cap), with a 2-minute budget for a project someone locks. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 10,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+  maxTotalMs: 120_000,
+};
+
+/** Methods whose replay can change nothing. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Failures that happen before a single byte of the request reached the service. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+/** Statuses after which a write certainly did not happen (api.md: 423 and 503 are always safe to retry). */
+const WRITE_RETRY_STATUSES = new Set([423, 429, 503]);
+
+/** True for a read; writes need a reason to be replayed. */
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method.toUpperCase());
+}
+
+/** True when a network failure happened before the request was sent. */
+export function wasNotSent(error: NeonError): boolean {
+  return error.kind === "network" && error.code !== undefined && NOT_SENT_CODES.has(error.code);
+}
+
+/** Whether replaying the request after this failure is safe and may help. Prevents duplicate writes. */
+export function isRetryable(method: string, error: NeonError): boolean {
+  if (!["network", "locked", "rate_limit", "server"].includes(error.kind)) return false;
+  if (isSafeMethod(method)) return error.status === undefined || isRetryableReadStatus(error.status);
+  if (error.status !== undefined) return WRITE_RETRY_STATUSES.has(error.status);
+  return wasNotSent(error);
+}
+
+function isRetryableReadStatus(status: number): boolean {
+  return status === 423 || status === 429 || status >= 500;
+}
+
+/** Whether a failed write may nevertheless have happened (a reset, a timeout, a 500 after sending). */
+export function isOutcomeUnknown(method: string, error: NeonError): boolean {
+  if (isSafeMethod(method) || isRetryable(method, error)) return false;
+  if (error.status !== undefined) return error.status >= 500;
+  return error.kind === "network" && !wasNotSent(error);
+}
+
+/** The `ambiguous` error for a write whose outcome is unknown: the caller must read back, not resend. */
+export function toAmbiguous(error: NeonError): NeonError {
+  const detail = error.status !== undefined ? `HTTP ${error.status}: ${error.apiMessage}` : error.apiMessage;
+  const message = `the outcome of ${error.method} ${error.path} is unknown (${detail}); it was not resent: read back before retrying`;
+  return error.with({ kind: "ambiguous", message, retryable: false });
+}
+
+/** Full-jitter exponential backoff: uniform in [0, min(cap, base * 2^(attempt-1))). `attempt` counts from 1. */
+export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(Math.min(Math.max(random(), 0), 0.999999) * ceiling);
+}
+
+/** `Retry-After` (delta-seconds or an HTTP date) as milliseconds from `now`; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | undefined, now: number): number | undefined {
+  if (header === undefined) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** How long to wait before the next attempt, or undefined to give up. Pure. */
+export function nextDelayMs(
+  method: string,
+  error: NeonError,
+  attempt: number,
+  elapsedMs: number,
+  policy: RetryPolicy,
+  random: () => number,
+  now: number,
+): number | undefined {
+  if (!isRetryable(method, error) || attempt >= policy.maxAttempts) return undefined;
+  const requested = parseRetryAfter(error.retryAfter, now) ?? 0;
+  const delay = Math.max(backoffMs(attempt, policy, random), requested);
+  return elapsedMs + delay > policy.maxTotalMs ? undefined : delay;
+}
+
+/** The error a caller gets once retrying stopped: writes with an unknown outcome become `ambiguous`. */
+export function finalError(method: string, error: NeonError): NeonError {
+  return isOutcomeUnknown(method, error) ? toAmbiguous(error) : error;
+}
+
+/** One run of `withRetry`. */
+export interface RetryRun {
+  method: string;
+  policy: RetryPolicy;
+  random: () => number;
+  signal?: AbortSignal;
+  onRetry?: (error: NeonError, attempt: number, delayMs: number) => void;
+}
+
+/** Runs `attempt` until it succeeds or the policy says stop; `attempt` must throw NeonError. */
+export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promise<T>): Promise<T> {
+  const started = Date.now();
+  for (let n = 1; ; n++) {
+    throwIfAborted(run.signal);
+    try {
+      return await attempt(n);
+    } catch (thrown) {
+      const error = thrown as NeonError;
+      const now = Date.now();
+      const delay = nextDelayMs(run.method, error, n, now - started, run.policy, run.random, now);
+      if (delay === undefined) throw finalError(run.method, error);
+      run.onRetry?.(error, n, delay);
+      await sleep(delay, run.signal);
+    }
+  }
+}
+
+/** Throws NeonError kind `cancelled` when the signal has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new NeonError({ kind: "cancelled", message: "cancelled by the caller" });
+}
+
+/** A timer that an AbortSignal cuts short (rejecting with kind `cancelled`), so cancellation never waits out a backoff. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new NeonError({ kind: "cancelled", message: "cancelled by the caller" }));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new NeonError({ kind: "cancelled", message: "cancelled by the caller" }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

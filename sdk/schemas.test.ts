@@ -1,0 +1,88 @@
+import { NeonError } from "./errors";
+import { ApiKeyList, Endpoint, EndpointOperations, Operation, parseResponse, ProjectsPage } from "./schemas";
+
+const where = { method: "GET", path: "/projects/p/endpoints/ep-1", requestId: "r" };
+
+const sampleEndpoint = {
+  host: "ep-shrill-thunder-454069.us-east-2.aws.neon.tech",
+  id: "ep-shrill-thunder-454069",
+  project_id: "bitter-meadow-966132",
+  branch_id: "br-proud-paper-090813",
+  autoscaling_limit_min_cu: 1,
+  autoscaling_limit_max_cu: 1,
+  region_id: "aws-us-east-2",
+  type: "read_write",
+  current_state: "init",
+  pending_state: "active",
+  settings: { pg_settings: {} },
+  pooler_enabled: false,
+  pooler_mode: "transaction",
+  disabled: false,
+  passwordless_access: true,
+  created_at: "2022-12-03T15:37:07Z",
+  updated_at: "2022-12-03T15:37:07Z",
+  proxy_host: "us-east-2.aws.neon.tech",
+  creation_source: "console",
+  suspend_timeout_seconds: 10800,
+  provisioner: "k8s-pod",
+};
+
+const sampleOperation = {
+  id: "874f8bfe-f51d-4c61-85af-a29bea73e0e2",
+  project_id: "bitter-meadow-966132",
+  branch_id: "br-proud-paper-090813",
+  endpoint_id: "ep-shrill-thunder-454069",
+  action: "start_compute",
+  status: "running",
+  failures_count: 0,
+  created_at: "2022-12-03T15:37:07Z",
+  updated_at: "2022-12-03T15:37:07Z",
+  total_duration_ms: 100,
+};
+
+describe("schemas tolerate what the service adds", () => {
+  it("strips unknown fields of the OpenAPI example", () => {
+    const body = { endpoint: { ...sampleEndpoint, brand_new_field: 1 }, operations: [sampleOperation], extra: true };
+    const parsed = parseResponse(EndpointOperations, body, where);
+    expect(parsed.endpoint.id).toBe(sampleEndpoint.id);
+    expect(parsed.endpoint).not.toHaveProperty("brand_new_field");
+  });
+  it("accepts operation actions and statuses it does not know (keep waiting, not crash)", () => {
+    expect(Operation.parse({ ...sampleOperation, action: "future_action", status: "pondering" }).status).toBe(
+      "pondering",
+    );
+  });
+  it("accepts a key list with a null last_used_at", () => {
+    const item = {
+      id: 1,
+      name: "k",
+      created_at: "2022-11-15T20:13:35Z",
+      created_by: { id: "u", name: "n", image: "" },
+      last_used_at: null,
+      last_used_from_addr: "",
+    };
+    expect(ApiKeyList.parse([item])).toHaveLength(1);
+  });
+  it("accepts a projects page without pagination", () => {
+    expect(ProjectsPage.parse({ projects: [] }).projects).toEqual([]);
+  });
+});
+
+describe("a missing required field fails naming the field and the route", () => {
+  it("names the nested field", () => {
+    const { host: _host, ...withoutHost } = sampleEndpoint;
+    let thrown: unknown;
+    try {
+      parseResponse(EndpointOperations, { endpoint: withoutHost, operations: [] }, where);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(NeonError);
+    expect(thrown).toMatchObject({ kind: "response_shape", method: "GET", path: where.path });
+    expect((thrown as Error).message).toContain("missing required field `endpoint.host`");
+    expect((thrown as Error).message).toContain("GET /projects/p/endpoints/ep-1");
+  });
+  it("reports a wrong type too", () => {
+    expect(() => parseResponse(Endpoint, { ...sampleEndpoint, type: 7 }, where)).toThrow(/field `type`/);
+  });
+});

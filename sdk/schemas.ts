@@ -1,0 +1,264 @@
+/**
+ * zod schemas of every body the provider sends or receives (openapi-subset.yaml + api.md). Objects strip unknown
+ * keys, so fields the service adds later are tolerated; a missing required field fails loudly, naming the field and
+ * the route (see `parseResponse`), instead of surfacing later as `undefined` in a Pulumi diff.
+ *
+ * Open-ended strings (states, actions, statuses, provisioners) are plain strings: the service adds values, and an
+ * unknown operation status must mean "keep waiting", not "crash".
+ */
+import { z } from "zod";
+import { NeonError } from "./errors";
+
+const timestamp = z.string();
+
+export const EndpointType = z.enum(["read_only", "read_write"]);
+export type EndpointType = z.infer<typeof EndpointType>;
+
+/** Operation statuses after which an operation will not change any more (api.md). */
+export const DONE_STATUSES: readonly string[] = ["finished", "skipped"];
+/** Operation statuses that mean the operation did not do its job. */
+export const FAILED_STATUSES: readonly string[] = ["failed", "error", "cancelled"];
+
+// ---- API keys -------------------------------------------------------------------------------------------------
+
+export const ApiKeyCreateRequest = z.object({ key_name: z.string().min(1).max(64) });
+export type ApiKeyCreateRequest = z.infer<typeof ApiKeyCreateRequest>;
+
+export const ApiKeyCreated = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  name: z.string(),
+  created_at: timestamp,
+  created_by: z.string(),
+});
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
+
+export const ApiKeyCreator = z.object({ id: z.string(), name: z.string(), image: z.string() });
+
+export const ApiKey = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: timestamp,
+  created_by: ApiKeyCreator,
+  last_used_at: timestamp.nullable().optional(),
+  last_used_from_addr: z.string(),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+export const ApiKeyList = z.array(ApiKey);
+
+export const ApiKeyRevoked = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: timestamp,
+  created_by: z.string(),
+  last_used_at: timestamp.nullable().optional(),
+  last_used_from_addr: z.string(),
+  revoked: z.boolean(),
+});
+export type ApiKeyRevoked = z.infer<typeof ApiKeyRevoked>;
+
+// ---- projects -------------------------------------------------------------------------------------------------
+
+export const Project = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform_id: z.string(),
+  region_id: z.string(),
+  provisioner: z.string(),
+  pg_version: z.number().int(),
+  proxy_host: z.string(),
+  active_time: z.number(),
+  cpu_used_sec: z.number(),
+  branch_logical_size_limit: z.number(),
+  branch_logical_size_limit_bytes: z.number(),
+  store_passwords: z.boolean(),
+  creation_source: z.string(),
+  owner_id: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  org_id: z.string().optional(),
+  locked: z.boolean().optional(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const Pagination = z.object({ cursor: z.string().optional() });
+
+export const ProjectsPage = z.object({
+  projects: z.array(Project),
+  pagination: Pagination.optional(),
+  applications: z.record(z.string(), z.array(z.string())).optional(),
+  integrations: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ProjectsPage = z.infer<typeof ProjectsPage>;
+
+// ---- operations -----------------------------------------------------------------------------------------------
+
+export const Operation = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  branch_id: z.string().optional(),
+  endpoint_id: z.string().optional(),
+  action: z.string(),
+  status: z.string(),
+  error: z.string().optional(),
+  failures_count: z.number().int(),
+  retry_at: timestamp.optional(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  total_duration_ms: z.number(),
+});
+export type Operation = z.infer<typeof Operation>;
+
+export const OperationResponse = z.object({ operation: Operation });
+export const OperationsPage = z.object({ operations: z.array(Operation), pagination: Pagination.optional() });
+export type OperationsPage = z.infer<typeof OperationsPage>;
+
+// ---- endpoints (computes) -------------------------------------------------------------------------------------
+
+const ComputeUnit = z.number().min(0.25);
+const SuspendTimeoutSeconds = z.number().int().min(-1).max(604800);
+const PgSettings = z.record(z.string(), z.string());
+
+export const EndpointSettings = z.object({ pg_settings: PgSettings.optional() });
+
+export const Endpoint = z.object({
+  id: z.string(),
+  host: z.string(),
+  project_id: z.string(),
+  branch_id: z.string(),
+  region_id: z.string(),
+  autoscaling_limit_min_cu: z.number(),
+  autoscaling_limit_max_cu: z.number(),
+  type: EndpointType,
+  current_state: z.string(),
+  pending_state: z.string().optional(),
+  settings: EndpointSettings,
+  pooler_enabled: z.boolean(),
+  pooler_mode: z.string(),
+  disabled: z.boolean(),
+  passwordless_access: z.boolean(),
+  creation_source: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  proxy_host: z.string(),
+  suspend_timeout_seconds: z.number().int(),
+  provisioner: z.string(),
+  name: z.string().optional(),
+  last_active: timestamp.optional(),
+  started_at: timestamp.optional(),
+  suspended_at: timestamp.optional(),
+  compute_release_version: z.string().optional(),
+});
+export type Endpoint = z.infer<typeof Endpoint>;
+
+const endpointSettableFields = {
+  settings: EndpointSettings.optional(),
+  autoscaling_limit_min_cu: ComputeUnit.optional(),
+  autoscaling_limit_max_cu: ComputeUnit.optional(),
+  provisioner: z.string().optional(),
+  pooler_enabled: z.boolean().optional(),
+  pooler_mode: z.enum(["transaction"]).optional(),
+  disabled: z.boolean().optional(),
+  passwordless_access: z.boolean().optional(),
+  suspend_timeout_seconds: SuspendTimeoutSeconds.optional(),
+  name: z.string().min(1).max(64).optional(),
+};
+
+/** The compute to create: the inner object of `{"endpoint": {...}}`. */
+export const EndpointCreate = z.object({
+  branch_id: z.string(),
+  type: EndpointType,
+  region_id: z.string().optional(),
+  ...endpointSettableFields,
+});
+export type EndpointCreate = z.infer<typeof EndpointCreate>;
+export const EndpointCreateRequest = z.object({ endpoint: EndpointCreate });
+export type EndpointCreateRequest = z.infer<typeof EndpointCreateRequest>;
+
+/** The fields to change: the inner object of `{"endpoint": {...}}`; `branch_id` moves the compute. */
+export const EndpointUpdate = z.object({ branch_id: z.string().optional(), ...endpointSettableFields });
+export type EndpointUpdate = z.infer<typeof EndpointUpdate>;
+export const EndpointUpdateRequest = z.object({ endpoint: EndpointUpdate });
+export type EndpointUpdateRequest = z.infer<typeof EndpointUpdateRequest>;
+
+export const EndpointResponse = z.object({ endpoint: Endpoint });
+export const EndpointsResponse = z.object({ endpoints: z.array(Endpoint) });
+export const EndpointOperations = z.object({ endpoint: Endpoint, operations: z.array(Operation) });
+export type EndpointOperations = z.infer<typeof EndpointOperations>;
+
+// ---- branches (not in the OpenAPI subset; the fields every Neon branch has) ----------------------------------
+
+export const Branch = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  parent_id: z.string().optional(),
+  current_state: z.string().optional(),
+  default: z.boolean().optional(),
+  primary: z.boolean().optional(),
+  protected: z.boolean().optional(),
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
+});
+export type Branch = z.infer<typeof Branch>;
+
+export const BranchesResponse = z.object({ branches: z.array(Branch) });
+
+export const BranchCreateRequest = z.object({
+  branch: z
+    .object({
+      name: z.string().optional(),
+      parent_id: z.string().optional(),
+      parent_lsn: z.string().optional(),
+      parent_timestamp: z.string().optional(),
+      protected: z.boolean().optional(),
+    })
+    .optional(),
+  endpoints: z.array(z.object({ type: EndpointType, ...endpointSettableFields })).optional(),
+});
+export type BranchCreateRequest = z.infer<typeof BranchCreateRequest>;
+
+export const BranchCreated = z.object({
+  branch: Branch,
+  endpoints: z.array(Endpoint).optional().default([]),
+  operations: z.array(Operation).optional().default([]),
+});
+export type BranchCreated = z.infer<typeof BranchCreated>;
+
+// ---- errors ---------------------------------------------------------------------------------------------------
+
+export const ErrorBody = z.object({
+  code: z.string().optional(),
+  message: z.string(),
+  request_id: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+// ---- validation -----------------------------------------------------------------------------------------------
+
+/**
+ * Validates a response body. Prevents a changed or broken response from travelling on as `undefined`: a mismatch
+ * becomes NeonError kind `response_shape` naming the field and the route.
+ */
+export function parseResponse<T>(
+  schema: z.ZodType<T>,
+  body: unknown,
+  where: { method: string; path: string; requestId?: string },
+): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issues = result.error.issues.slice(0, 3).map(describeIssue);
+  return shapeError(`response does not match the expected shape: ${issues.join("; ")}`, where);
+}
+
+function shapeError(message: string, where: { method: string; path: string; requestId?: string }): never {
+  throw new NeonError({ kind: "response_shape", message, ...where });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
+  if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {
+    return `missing required field \`${field}\``;
+  }
+  return `field \`${field}\`: ${issue.message}`;
+}

@@ -1,0 +1,148 @@
+/**
+ * The validator itself: if it accepted everything, every "validates against the contract" assertion in the
+ * faithfulness suites would be vacuous. Each case names the mistake it must catch.
+ */
+import { assertMatchesContract, contractOperations, matchRoute, validateResponse } from "./contract";
+import { ContractRecorder } from "./recorder";
+
+const endpoint = {
+  host: "ep-silent-smoke-806639.us-east-2.aws.neon.tech",
+  id: "ep-silent-smoke-806639",
+  project_id: "spring-example-302709",
+  branch_id: "br-wispy-meadow-118737",
+  autoscaling_limit_min_cu: 0.25,
+  autoscaling_limit_max_cu: 1,
+  region_id: "aws-us-east-2",
+  type: "read_write",
+  current_state: "init",
+  pending_state: "active",
+  settings: { pg_settings: {} },
+  pooler_enabled: false,
+  pooler_mode: "transaction",
+  disabled: false,
+  passwordless_access: true,
+  creation_source: "console",
+  created_at: "2022-12-03T15:37:07Z",
+  updated_at: "2022-12-03T15:37:07Z",
+  proxy_host: "us-east-2.aws.neon.tech",
+  suspend_timeout_seconds: 0,
+  provisioner: "k8s-neonvm",
+};
+const operation = {
+  id: "d8ac46eb-a757-42b1-9907-f78322ee394e",
+  project_id: "spring-example-302709",
+  branch_id: "br-wispy-meadow-118737",
+  endpoint_id: "ep-silent-smoke-806639",
+  action: "start_compute",
+  status: "running",
+  failures_count: 0,
+  created_at: "2022-11-15T20:02:00Z",
+  updated_at: "2022-11-15T20:02:02Z",
+  total_duration_ms: 0,
+};
+const createPath = "/projects/spring-example-302709/endpoints";
+const onePath = "/projects/spring-example-302709/endpoints/ep-silent-smoke-806639";
+
+describe("matchRoute", () => {
+  it("maps concrete paths (with base URL and query) to the contract's templates", () => {
+    expect(matchRoute("http://127.0.0.1:1/api/v2/projects/p-1/endpoints/ep-x?x=1")).toBe(
+      "/projects/{project_id}/endpoints/{endpoint_id}",
+    );
+    expect(matchRoute("/projects/p/endpoints/ep-x/restart")).toBe(
+      "/projects/{project_id}/endpoints/{endpoint_id}/restart",
+    );
+    expect(matchRoute("/api_keys/12")).toBe("/api_keys/{key_id}");
+    expect(matchRoute("/projects")).toBe("/projects");
+    expect(matchRoute("/projects/shared")).toBeUndefined();
+  });
+
+  it("knows every route of the subset", () => {
+    expect(contractOperations()).toHaveLength(15);
+  });
+});
+
+describe("validateResponse", () => {
+  it("accepts a conforming create-compute response at 201", () => {
+    expect(validateResponse("POST", createPath, 201, { endpoint, operations: [operation] })).toEqual([]);
+  });
+
+  it("rejects a body missing a required field, naming the field", () => {
+    const { host: _host, ...withoutHost } = endpoint;
+    const problems = validateResponse("POST", createPath, 201, { endpoint: withoutHost, operations: [] });
+    expect(problems.join("\n")).toMatch(/host/);
+  });
+
+  it("accepts extra fields where the contract does not forbid them", () => {
+    const body = { endpoint: { ...endpoint, emulator_note: "x" }, operations: [], extra_top: 1 };
+    expect(validateResponse("POST", createPath, 201, body)).toEqual([]);
+  });
+
+  it("rejects wrong types, enum values and date-time formats", () => {
+    const bad = { ...endpoint, autoscaling_limit_min_cu: "1", current_state: "running", created_at: "yesterday" };
+    const problems = validateResponse("GET", onePath, 200, { endpoint: bad });
+    expect(problems).toHaveLength(3);
+  });
+
+  it("treats nullable fields as nullable (last_used_at of a never-used key)", () => {
+    const key = {
+      id: 1,
+      name: "k",
+      created_at: "2022-11-15T20:13:35Z",
+      created_by: { id: "629982cc-de05-43db-ae16-28f2399c4910", name: "n", image: "" },
+      last_used_at: null,
+      last_used_from_addr: "",
+    };
+    expect(validateResponse("GET", "/api_keys", 200, [key])).toEqual([]);
+    expect(validateResponse("GET", "/api_keys", 200, [{ ...key, last_used_at: 5 }])).toHaveLength(1);
+  });
+
+  it("reports a success status the route does not document (create compute answering 200)", () => {
+    const problems = validateResponse("POST", createPath, 200, { endpoint, operations: [] });
+    expect(problems.join()).toMatch(/status 200 is not documented/);
+  });
+
+  it("validates error statuses against GeneralError", () => {
+    expect(validateResponse("GET", onePath, 404, { code: "", message: "endpoint not found", request_id: "r" })).toEqual(
+      [],
+    );
+    expect(validateResponse("GET", onePath, 404, { error: "not found" }).join()).toMatch(/code|message/);
+    expect(validateResponse("GET", onePath, 500, "<html>oops</html>")).not.toEqual([]);
+  });
+
+  it("validates errors of unknown routes and methods as GeneralError, and reports their successes", () => {
+    expect(validateResponse("PUT", onePath, 405, { code: "", message: "method not allowed" })).toEqual([]);
+    expect(validateResponse("GET", "/nope", 404, { code: "", message: "not found" })).toEqual([]);
+    expect(validateResponse("GET", "/nope", 200, {}).join()).toMatch(/route not in the contract/);
+    expect(validateResponse("PUT", onePath, 200, {}).join()).toMatch(/method not in the contract/);
+  });
+
+  it("accepts 204 without a body on delete and rejects a body there", () => {
+    expect(validateResponse("DELETE", onePath, 204, undefined)).toEqual([]);
+    expect(validateResponse("DELETE", onePath, 204, { endpoint })).toHaveLength(1);
+  });
+
+  it("requires a non-empty pagination cursor when pagination is present", () => {
+    const body = { projects: [], pagination: { cursor: "" }, applications: {}, integrations: {} };
+    expect(validateResponse("GET", "/projects", 200, body).join()).toMatch(/cursor/);
+  });
+});
+
+describe("assertMatchesContract", () => {
+  it("throws one readable error listing the problems", () => {
+    expect(() => assertMatchesContract("GET", onePath, 200, { endpoint: {} })).toThrow(
+      /does not match openapi-subset.yaml[\s\S]*must have required property 'host'/,
+    );
+  });
+});
+
+describe("ContractRecorder", () => {
+  it("checks /projects/shared as /projects and skips the success bodies of routes outside the subset", () => {
+    const recorder = new ContractRecorder();
+    expect(recorder.check("GET", "/projects/shared", 200, { projects: [] }).join()).toMatch(/applications/);
+    expect(recorder.check("GET", "/projects/p/branches", 200, { branches: [] })).toEqual([]);
+    expect(recorder.check("GET", "/projects/p/branches", 401, {}).join()).toMatch(/message/);
+    expect(recorder.check("GET", "/api_keys", 200, [], "text/html").join()).toMatch(/content-type/);
+    expect(recorder.uncovered).toEqual(["GET /projects/p/branches → 200"]);
+    expect(() => recorder.assertClean()).toThrow(/problem\(s\) in responses/);
+  });
+});
