@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerClientError } from "./client-error";
 import { FaultInjector, type FaultKind, type FaultRule } from "./faults";
 import { Lifecycle } from "./lifecycle";
 import { OperationEngine, type OperationRule } from "./operations";
@@ -43,6 +44,26 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+/** The request log (latest 200k entries: a long soak or bench must not grow memory without bound) and counts. */
+class RequestLog {
+  static readonly MAX = 200_000;
+  readonly entries: RequestLogEntry[] = [];
+  private total = 0;
+  private readonly byStatus: Record<string, number> = {};
+
+  add(e: RequestLogEntry): void {
+    this.total++;
+    this.entries.push(e);
+    if (this.entries.length > RequestLog.MAX) this.entries.splice(0, RequestLog.MAX / 2);
+    const k = String(e.status);
+    this.byStatus[k] = (this.byStatus[k] ?? 0) + 1;
+  }
+
+  stats(): { requests: number; byStatus: Record<string, number> } {
+    return { requests: this.total, byStatus: { ...this.byStatus } };
+  }
+}
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -72,8 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const lifecycle = new Lifecycle(store, ops);
   const faults = new FaultInjector(options.faults);
   const saver = saverFor(options.stateFile, store, () => clock.now());
-  const requests: RequestLogEntry[] = [];
-  const byStatus: Record<string, number> = {};
+  const log = new RequestLog();
   const app = createApp(
     { store, ops, lifecycle, clock },
     {
@@ -82,14 +102,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       latencyMs: options.latencyMs,
       log: options.log,
       onMutation: saver && (() => saver.schedule()),
-      onRequest: (e) => {
-        requests.push(e);
-        const k = String(e.status);
-        byStatus[k] = (byStatus[k] ?? 0) + 1;
-      },
+      onRequest: (e) => log.add(e),
     },
   );
   const server = createServer(app);
+  server.on("clientError", answerClientError);
   const address = await listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
   await saver?.flush();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -100,8 +117,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     accountId: seeded.accountId,
     projectId: seeded.projectId,
     clock,
-    requests,
-    stats: () => ({ requests: requests.length, byStatus: { ...byStatus } }),
+    requests: log.entries,
+    stats: () => log.stats(),
     faults: { add: (r) => faults.add(r), clear: () => faults.clear(), injected: () => faults.injected() },
     operations: { failNext: (r) => ops.failNext(r), stickNext: (r) => ops.stickNext(r) },
     activity(projectId, endpointId) {

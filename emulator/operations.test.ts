@@ -80,7 +80,9 @@ describe("operations", () => {
     expect(ep.pending_state).toBeUndefined();
     expect((await createRo()).status).toBe(201); // a failed operation no longer locks the project
     em.clock.advance(1_000);
-    expect((await opGet((await c.get(`/projects/${pid}/operations?limit=1`)).body.operations[0].id)).status).toBe("finished");
+    expect((await opGet((await c.get(`/projects/${pid}/operations?limit=1`)).body.operations[0].id)).status).toBe(
+      "finished",
+    );
   });
 
   it("stickNext keeps an operation running forever, and the project locked", async () => {

@@ -134,7 +134,7 @@ class Exchange {
       at: state.clock.now(),
       requestId: requestIdOf(req.headers["x-request-id"]),
     };
-    const segments = this.path.split("/").filter(Boolean);
+    const segments = splitPath(this.path);
     if (this.isApi) this.match = apiRouter.match(method, segments);
     else if (rawPath.startsWith("/_emulator/")) this.match = adminRouter.match(method, segments.slice(1));
     else this.match = { kind: "none" };
@@ -225,6 +225,14 @@ export function createApp(
   options: AppOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => new Exchange(state, options, req, res).start();
+}
+
+/** Path segments; an empty segment inside the path (`//projects`) matches no route rather than being collapsed. */
+function splitPath(path: string): string[] {
+  const parts = path.split("/");
+  parts.shift();
+  if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
+  return parts.includes("") ? ["", ...parts] : parts;
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

@@ -41,7 +41,14 @@ async function createKey(keyName: string, attempt = 1): Promise<pulumi.dynamic.C
   try {
     const created = await client().apiKeys.create({ key_name: keyName });
     claimed.add(created.id);
-    const outs = { keyId: created.id, key: created.key, keyName, createdAt: created.created_at, lastUsedAt: null, lastUsedFromAddr: null };
+    const outs = {
+      keyId: created.id,
+      key: created.key,
+      keyName,
+      createdAt: created.created_at,
+      lastUsedAt: null,
+      lastUsedFromAddr: null,
+    };
     return { id: String(created.id), outs };
   } catch (error) {
     if (errorKind(error) !== "ambiguous" || attempt >= 3) throw error;

@@ -42,6 +42,13 @@ export class ApiKey extends pulumi.dynamic.Resource {
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = Object.fromEntries(API_KEY_OUTPUTS.map((key) => [key, undefined]));
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "key"];
-    super(apiKeyProvider, name, { ...outputs, ...args }, { ...opts, additionalSecretOutputs: secretOutputs }, "neon", "ApiKey");
+    super(
+      apiKeyProvider,
+      name,
+      { ...outputs, ...args },
+      { ...opts, additionalSecretOutputs: secretOutputs },
+      "neon",
+      "ApiKey",
+    );
   }
 }

@@ -38,9 +38,9 @@ describe("checkComputeInputs", () => {
     [4, 2, "larger than the maximum"],
     [8, 18, "fixed"],
   ])("refuses the size pair %s..%s", (min, max, reason) => {
-    expect(reasonFor({ ...valid, autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max }, "autoscalingLimitMaxCu")).toContain(
-      reason,
-    );
+    expect(
+      reasonFor({ ...valid, autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max }, "autoscalingLimitMaxCu"),
+    ).toContain(reason);
   });
 
   it("accepts autoscaling within 8 CU up to 16", () => {

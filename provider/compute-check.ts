@@ -22,7 +22,9 @@ import {
 const SIZES_TEXT = "0.25, 0.5, any integer from 1 to 16, or an even integer from 18 to 56";
 
 const isSize: Validator = (v) =>
-  typeof v === "number" && ALLOWED_SIZES.includes(v) ? undefined : `must be a compute size in CU (${SIZES_TEXT}); got ${describe(v)}`;
+  typeof v === "number" && ALLOWED_SIZES.includes(v)
+    ? undefined
+    : `must be a compute size in CU (${SIZES_TEXT}); got ${describe(v)}`;
 
 const isSuspendTimeout: Validator = (v) =>
   Number.isInteger(v) && (v === -1 || v === 0 || ((v as number) >= 60 && (v as number) <= 604800))

@@ -6,17 +6,17 @@
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError),
  *   so the engine keeps it in state and the next `up` repairs it instead of creating another.
  */
+import type { Endpoint } from "../sdk";
 import { ApiEndpoint, toCreateBody, toOutputs } from "./compute-mapping";
 import { planComputeChange } from "./compute-diff";
 import { describeBranchConflict, patchCompute } from "./compute-patch";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "./errors";
+import { errorKind, ResourceInitError } from "./errors";
 import { client } from "./runtime";
 
 type Props = Record<string, unknown>;
 
 /** How far the service's clock may lag ours when recognising a compute created by a lost request. */
 const CLOCK_SKEW_MS = 30_000;
-const DONE = new Set(["finished", "skipped"]);
 
 /** Computes this process created or adopted: never taken for another resource's lost create. */
 const claimed = new Set<string>();
@@ -25,50 +25,56 @@ export async function createCompute(inputs: Props, attempt = 1): Promise<ApiEndp
   const projectId = String(inputs.projectId);
   const sentAt = Date.now();
   try {
-    const { endpoint } = await client().endpoints.create(projectId, toCreateBody(inputs));
+    const recover = () => findOwnCompute(inputs, sentAt);
+    const { endpoint } = await client().endpoints.create(projectId, toCreateBody(inputs), { recover });
     claimed.add(endpoint.id);
     return endpoint as ApiEndpoint;
   } catch (error) {
-    return recoverCreate(inputs, sentAt, error, attempt);
+    return failedCreate(inputs, error, attempt);
   }
 }
 
-async function recoverCreate(inputs: Props, sentAt: number, error: unknown, attempt: number): Promise<ApiEndpoint> {
+/**
+ * A create failed. If the compute exists (the client names it in `resourceId` when waiting failed), report it
+ * with its id so the engine keeps it; if the outcome was unknown and the read found nothing, it was never made,
+ * so sending again is safe.
+ */
+async function failedCreate(inputs: Props, error: unknown, attempt: number): Promise<ApiEndpoint> {
   const projectId = String(inputs.projectId);
-  const kind = errorKind(error) ?? "";
+  const kind = errorKind(error);
   if (kind === "conflict" && (inputs.type ?? "read_write") === "read_write") {
     throw new Error(await describeBranchConflict(projectId, String(inputs.branchId)), { cause: error });
   }
-  if (!OUTCOME_UNKNOWN.has(kind)) throw error;
-  const found = await findOwnCompute(inputs, sentAt);
-  if (!found) {
-    if (kind === "ambiguous" && attempt < 3) return createCompute(inputs, attempt + 1);
-    throw error;
+  const createdId = (error as { resourceId?: string }).resourceId;
+  if (createdId) {
+    claimed.add(createdId);
+    throw new ResourceInitError(createdId, await currentOutputs(projectId, createdId, inputs), error, inputs);
   }
-  claimed.add(found.id);
-  if (kind !== "ambiguous") throw new ResourceInitError(found.id, toOutputs(found, inputs), error);
+  if (kind === "ambiguous" && attempt < 3) return createCompute(inputs, attempt + 1);
+  throw error;
+}
+
+/** The compute's outputs as it is now; the inputs and its id when it cannot be read. */
+async function currentOutputs(projectId: string, id: string, inputs: Props): Promise<Props> {
   try {
-    await waitForComputeOperations(projectId, found.id);
-    return (await client().endpoints.get(projectId, found.id)) as ApiEndpoint;
-  } catch (waitError) {
-    throw new ResourceInitError(found.id, toOutputs(found, inputs), waitError);
+    return toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, inputs);
+  } catch {
+    return { ...inputs, endpointId: id };
   }
 }
 
 /** The compute a lost create made: on the branch, of our type and sizes, created since we sent, not claimed. */
-async function findOwnCompute(inputs: Props, sentAt: number): Promise<ApiEndpoint | undefined> {
-  const computes = (await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId))) as ApiEndpoint[];
+async function findOwnCompute(inputs: Props, sentAt: number): Promise<Endpoint | undefined> {
+  const computes = await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId));
   const body: Record<string, unknown> = toCreateBody(inputs).endpoint;
   return computes
     .filter((c) => !claimed.has(c.id) && Date.parse(String(c.created_at)) >= sentAt - CLOCK_SKEW_MS)
-    .filter((c) => Object.entries(body).every(([field, value]) => field === "settings" || (c as Record<string, unknown>)[field] === value))
+    .filter((c) =>
+      Object.entries(body).every(
+        ([field, value]) => field === "settings" || (c as Record<string, unknown>)[field] === value,
+      ),
+    )
     .sort((a, b) => Date.parse(String(a.created_at)) - Date.parse(String(b.created_at)))[0];
-}
-
-async function waitForComputeOperations(projectId: string, endpointId: string): Promise<void> {
-  const operations = await client().operations.list(projectId);
-  const pending = operations.filter((op) => op.endpoint_id === endpointId && !DONE.has(op.status));
-  if (pending.length > 0) await client().operations.waitFor(projectId, pending);
 }
 
 /**
@@ -83,7 +89,9 @@ export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
   const plan = planComputeChange(current, inputs);
   if (plan.replaces.length > 0) {
     const why = plan.replaces.map((p) => `${p} is ${String(current[p])} but the program says ${String(inputs[p])}`);
-    throw new Error(`adoptId: compute ${id} cannot be adopted as declared: ${why.join("; ")} (these cannot change in place)`);
+    throw new Error(
+      `adoptId: compute ${id} cannot be adopted as declared: ${why.join("; ")} (these cannot change in place)`,
+    );
   }
   claimed.add(id);
   return plan.patch.length > 0 ? patchCompute(projectId, id, inputs, plan.patch) : existing;
@@ -93,7 +101,9 @@ async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoin
   try {
     return (await client().endpoints.get(projectId, id)) as ApiEndpoint;
   } catch (error) {
-    if (errorKind(error) === "not_found") throw new Error(`adoptId: compute ${id} does not exist in project ${projectId}`);
+    if (errorKind(error) === "not_found") {
+      throw new Error(`adoptId: compute ${id} does not exist in project ${projectId}`, { cause: error });
+    }
     throw error;
   }
 }

@@ -28,9 +28,9 @@ describe("planComputeChange", () => {
 
   it("treats an autosuspend of 0 and of 300 seconds as the same setting", () => {
     expect(planComputeChange(olds, { ...declared, suspendTimeoutSeconds: 300 }).changes).toBe(false);
-    expect(planComputeChange({ ...olds, suspendTimeoutSeconds: 300 }, { ...declared, suspendTimeoutSeconds: 0 }).changes).toBe(
-      false,
-    );
+    expect(
+      planComputeChange({ ...olds, suspendTimeoutSeconds: 300 }, { ...declared, suspendTimeoutSeconds: 0 }).changes,
+    ).toBe(false);
   });
 
   it.each([
@@ -61,12 +61,21 @@ describe("planComputeChange", () => {
     ["name", "analytics"],
   ])("only PATCHes %s, without a restart", (property, value) => {
     const plan = planComputeChange(olds, { ...declared, [property]: value });
-    expect(plan).toMatchObject({ changes: true, replaces: [], patch: [property], restartsBySize: false, restartByTrigger: false });
+    expect(plan).toMatchObject({
+      changes: true,
+      replaces: [],
+      patch: [property],
+      restartsBySize: false,
+      restartByTrigger: false,
+    });
   });
 
   it("restarts through the restart API when restartTriggers change, and only then", () => {
     const withTrigger = { ...olds, restartTriggers: ["v1"] };
-    expect(planComputeChange(withTrigger, { ...declared, restartTriggers: ["v2"] })).toMatchObject({ patch: [], restartByTrigger: true });
+    expect(planComputeChange(withTrigger, { ...declared, restartTriggers: ["v2"] })).toMatchObject({
+      patch: [],
+      restartByTrigger: true,
+    });
     expect(planComputeChange(withTrigger, { ...declared, restartTriggers: ["v1"] }).changes).toBe(false);
   });
 
@@ -85,6 +94,8 @@ describe("planComputeChange", () => {
 describe("restartWarning", () => {
   it("names the compute and says that its connections drop", () => {
     const text = restartWarning("ep-cool-1", olds, { ...declared, autoscalingLimitMinCu: 2 });
-    expect(text).toBe('warning: Compute "db" (ep-cool-1) will restart: autoscalingLimitMinCu 1 -> 2; its open connections will drop.');
+    expect(text).toBe(
+      'warning: Compute "db" (ep-cool-1) will restart: autoscalingLimitMinCu 1 -> 2; its open connections will drop.',
+    );
   });
 });

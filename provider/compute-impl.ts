@@ -78,7 +78,7 @@ async function withCurrentState(projectId: string, id: string, news: Props, erro
   if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
   try {
     const endpoint = (await client().endpoints.get(projectId, id)) as ApiEndpoint;
-    return new ResourceInitError(id, toOutputs(endpoint, news), error);
+    return new ResourceInitError(id, toOutputs(endpoint, news), error, news);
   } catch {
     return error;
   }

@@ -17,8 +17,15 @@ const record = {
 
 describe("compute mapping", () => {
   it("sends in a create only what the program set, with read_write as the default type", () => {
-    expect(toCreateBody({ projectId: "p-1", branchId: "br-main", autoscalingLimitMinCu: 1, pgSettings: { a: "b" } })).toEqual({
-      endpoint: { branch_id: "br-main", type: "read_write", autoscaling_limit_min_cu: 1, settings: { pg_settings: { a: "b" } } },
+    expect(
+      toCreateBody({ projectId: "p-1", branchId: "br-main", autoscalingLimitMinCu: 1, pgSettings: { a: "b" } }),
+    ).toEqual({
+      endpoint: {
+        branch_id: "br-main",
+        type: "read_write",
+        autoscaling_limit_min_cu: 1,
+        settings: { pg_settings: { a: "b" } },
+      },
     });
   });
 
@@ -47,7 +54,12 @@ describe("compute mapping", () => {
 
   it("derives refreshed inputs from the outputs", () => {
     const inputs = inputsFromOutputs(toOutputs(record, { resourceName: "db" }));
-    expect(inputs).toMatchObject({ projectId: "p-1", branchId: "br-main", autoscalingLimitMaxCu: 4, resourceName: "db" });
+    expect(inputs).toMatchObject({
+      projectId: "p-1",
+      branchId: "br-main",
+      autoscalingLimitMaxCu: 4,
+      resourceName: "db",
+    });
     expect(inputs).not.toHaveProperty("host");
   });
 });

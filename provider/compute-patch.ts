@@ -8,7 +8,12 @@ import { client } from "./runtime";
 type Props = Record<string, unknown>;
 
 /** Sends one PATCH with only `properties`; a refused branch move names the branch and the compute already there. */
-export async function patchCompute(projectId: string, id: string, news: Props, properties: string[]): Promise<ApiEndpoint> {
+export async function patchCompute(
+  projectId: string,
+  id: string,
+  news: Props,
+  properties: string[],
+): Promise<ApiEndpoint> {
   const body = toPatchBody(news, properties);
   try {
     return (await client().endpoints.update(projectId, id, body)).endpoint as ApiEndpoint;
@@ -25,9 +30,13 @@ export async function patchCompute(projectId: string, id: string, news: Props, p
  * `movingId` is the compute being moved (undefined for a create).
  */
 export async function describeBranchConflict(projectId: string, branchId: string, movingId?: string): Promise<string> {
-  const what = movingId ? `cannot move compute ${movingId} to branch ${branchId}` : `cannot create a primary compute on branch ${branchId}`;
+  const what = movingId
+    ? `cannot move compute ${movingId} to branch ${branchId}`
+    : `cannot create a primary compute on branch ${branchId}`;
   const holder = await primaryOf(projectId, branchId);
-  const there = holder ? `its primary (read_write) compute is ${holder}` : "it already has a primary (read_write) compute";
+  const there = holder
+    ? `its primary (read_write) compute is ${holder}`
+    : "it already has a primary (read_write) compute";
   const fix = movingId
     ? `move or delete ${holder ?? "that compute"} first, or make this compute type read_only`
     : `adopt it with adoptId: "${holder ?? "ep-..."}", or set type: "read_only" for a read replica`;

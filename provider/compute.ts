@@ -59,8 +59,21 @@ function impl(): typeof import("./compute-impl") {
 
 /** Every output of a Compute (besides the inputs), listed so that the class exposes each one. */
 export const COMPUTE_OUTPUTS = [
-  "endpointId", "host", "poolerHost", "proxyHost", "currentState", "pendingState", "creationSource", "lastActive",
-  "startedAt", "suspendedAt", "createdAt", "updatedAt", "computeReleaseVersion", "maxConnections", "resourceName",
+  "endpointId",
+  "host",
+  "poolerHost",
+  "proxyHost",
+  "currentState",
+  "pendingState",
+  "creationSource",
+  "lastActive",
+  "startedAt",
+  "suspendedAt",
+  "createdAt",
+  "updatedAt",
+  "computeReleaseVersion",
+  "maxConnections",
+  "resourceName",
 ] as const;
 
 /**

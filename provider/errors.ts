@@ -6,18 +6,21 @@
  * Thrown when an object exists on the service but the step did not finish (its operation failed or timed
  * out). The plugin turns an error carrying `id` into ErrorResourceInitFailed: the engine keeps the object
  * in state with these properties, so nothing is orphaned and the next `up` repairs it.
+ *
+ * The plugin adds `__provider` to the properties of a successful step only: here it is copied from the
+ * step's inputs, or the engine would store a resource whose next Update or Delete cannot load its provider.
  */
 export class ResourceInitError extends Error {
   readonly id: string;
   readonly properties: Record<string, unknown>;
   readonly reasons: string[];
 
-  constructor(id: string, properties: Record<string, unknown>, cause: unknown) {
+  constructor(id: string, properties: Record<string, unknown>, cause: unknown, inputs: Record<string, unknown>) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(`${id} exists but is not ready: ${reason}`);
     this.name = "ResourceInitError";
     this.id = id;
-    this.properties = properties;
+    this.properties = { ...properties, __provider: inputs.__provider };
     this.reasons = [reason];
   }
 }

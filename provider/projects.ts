@@ -33,7 +33,11 @@ export interface GetProjectsResult {
 /** Lists every project matching `args`, walking all pages. */
 export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
   const config = new pulumi.Config("neon");
-  const { apiKey, apiUrl } = resolveConfig(undefined, { get: (key) => config.get(key.replace(/^neon:/, "")) }, process.env);
+  const { apiKey, apiUrl } = resolveConfig(
+    undefined,
+    { get: (key) => config.get(key.replace(/^neon:/, "")) },
+    process.env,
+  );
   const client = new NeonClient({ apiKey, apiUrl });
   const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId });
   return { projects: projects.map(toSummary) };

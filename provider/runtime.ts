@@ -24,14 +24,27 @@ export function configure(config: ConfigSource | undefined): void {
 /** The shared client for the configured credentials; fails before any request when no key is set. */
 export function client(): NeonClient {
   const { apiKey, apiUrl } = resolveConfig(undefined, stackConfig, process.env);
-  const cacheKey = `${apiUrl}\n${createHash("sha256").update(apiKey).digest("hex")}`;
+  const timeoutMs = waitTimeoutMs();
+  const cacheKey = `${apiUrl}\n${timeoutMs}\n${createHash("sha256").update(apiKey).digest("hex")}`;
   let shared = clients.get(cacheKey);
   if (!shared) {
-    shared = new NeonClient({ apiKey, apiUrl, log: logLine });
+    shared = new NeonClient({ apiKey, apiUrl, log: logLine, wait: { timeoutMs } });
     clients.set(cacheKey, shared);
   }
   return shared;
 }
+
+/** How long a step waits for the service's operations: neon:waitTimeoutSeconds, NEON_WAIT_TIMEOUT_SECONDS, else 300 s. */
+export function waitTimeoutMs(): number {
+  const raw = stackConfig?.get("neon:waitTimeoutSeconds") ?? process.env.NEON_WAIT_TIMEOUT_SECONDS;
+  const seconds = raw === undefined || raw === "" ? NaN : Number(raw);
+  if (raw !== undefined && raw !== "" && !(seconds > 0)) {
+    throw new Error(`neon:waitTimeoutSeconds must be a positive number of seconds, got "${raw}"`);
+  }
+  return Number.isFinite(seconds) ? seconds * 1000 : DEFAULT_WAIT_TIMEOUT_MS;
+}
+
+const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 
 /** Request log lines go to the plugin's stderr only when NEON_PROVIDER_DEBUG is set; they never hold a key. */
 function logLine(line: string): void {

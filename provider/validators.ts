@@ -34,7 +34,8 @@ export const isBoolean: Validator = (v) =>
   typeof v === "boolean" ? undefined : `must be true or false, got ${describe(v)}`;
 
 export function oneOf(allowed: readonly (string | number)[]): Validator {
-  return (v) => (allowed.includes(v as string) ? undefined : `must be one of ${allowed.join(", ")}; got ${describe(v)}`);
+  return (v) =>
+    allowed.includes(v as string) ? undefined : `must be one of ${allowed.join(", ")}; got ${describe(v)}`;
 }
 
 export function lengthBetween(min: number, max: number): Validator {

@@ -109,10 +109,11 @@ describe("a write whose outcome is unknown is ambiguous and never resent", () =>
     // counted from the client's log: the emulator logs a request only when it answers, which a timed-out one is not
     const attempts: string[] = [];
     const slowClient = clientFor(emu, { timeoutMs: 100, log: (line) => attempts.push(line) });
-    emu.faults.add({ method: "POST", path: endpointsPath(), kind: "slow", delayMs: 600, times: 1 });
+    emu.faults.add({ method: "POST", path: endpointsPath(), kind: "slow", delayMs: 400, times: 1 });
     const error = await rejection(slowClient.endpoints.create(projectId, { branch_id: branchId, type: "read_only" }));
     expect(error).toMatchObject({ kind: "ambiguous", code: "ETIMEDOUT" });
     expect(attempts.filter((line) => line.startsWith(`POST ${endpointsPath()} ->`))).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // let the emulator's slow timer end before closing
   });
   it("an ambiguous key create is not resent (no second secret nobody saw)", async () => {
     const before = (await client.apiKeys.list()).length;

@@ -59,6 +59,9 @@ describe("projects", () => {
     for await (const project of client.projects.iterate({ limit: 5 })) ids.push(project.id);
     expect(ids).toEqual([projectId]);
   });
+  it("lists the projects shared with the account (none in the emulator)", async () => {
+    expect(await client.projects.listAllShared()).toEqual([]);
+  });
   it("a wrong key is kind auth", async () => {
     const error = await rejection(clientFor(emu, { apiKey: "nope-nope-nope" }).projects.listAll());
     expect(error).toMatchObject({ kind: "auth", status: 401 });

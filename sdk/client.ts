@@ -14,7 +14,7 @@ import { ProjectsApi } from "./resources/projects";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { Operation } from "./schemas";
 import { Transport } from "./transport";
-import { DEFAULT_WAIT_POLICY, waitForOperations, WaitOptions, WaitPolicy } from "./wait";
+import { DEFAULT_WAIT_POLICY, isDone, waitForOperations, WaitOptions, WaitPolicy } from "./wait";
 
 /** Everything a client can be told; only the key is required. */
 export interface ClientOptions {
@@ -103,6 +103,8 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
         signal: options.signal,
         ...definedOnly(waitOptions),
       }),
+    operationsOf: async (projectId: string, endpointId: string) =>
+      (await new OperationsApi(ctx).list(projectId)).filter((op) => op.endpoint_id === endpointId && !isDone(op)),
   };
   return ctx;
 }

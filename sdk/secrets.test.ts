@@ -56,6 +56,7 @@ it("no error and no log line ever contains the key", async () => {
   emu.faults.add({ method: "POST", path: endpoints, kind: "slow", delayMs: 500, times: 1 });
   const impatient = clientFor(emu, { log, timeoutMs: 50 });
   await collect(impatient.endpoints.create(projectId, { branch_id: main.id, type: "read_only" })); // timeout
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the emulator's slow timer
   emu.operations.stickNext({ action: "start_compute" });
   const short = clientFor(emu, { log, wait: { timeoutMs: 150, initialIntervalMs: 5, maxIntervalMs: 20 } });
   await collect(short.endpoints.create(projectId, { branch_id: main.id, type: "read_only" })); // wait_timeout

@@ -46,6 +46,29 @@ function parseBranchCreate(body: unknown): BranchInput {
   return out;
 }
 
+/** A compute of a new branch: init, pending active until its start_compute finishes. */
+function newEndpoint(
+  ctx: RequestContext,
+  branch: Branch,
+  regionId: string,
+  ep: BranchInput["endpoints"][number],
+): EndpointRecord {
+  return {
+    id: newEndpointId(),
+    projectId: branch.projectId,
+    branchId: branch.id,
+    regionId,
+    type: ep.type,
+    config: ep.config,
+    creationSource: "console",
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    currentState: "init",
+    pendingState: "active",
+    seq: ctx.state.store.nextSeq(),
+  };
+}
+
 /** POST /projects/{id}/branches → 201 `{branch, endpoints, operations, roles, databases}` like the real API. */
 function create(ctx: RequestContext): Reply {
   const { store, ops, lifecycle } = ctx.state;
@@ -68,20 +91,7 @@ function create(ctx: RequestContext): Reply {
     seq: store.nextSeq(),
   };
   store.addBranch(branch);
-  const endpoints: EndpointRecord[] = input.endpoints.map((ep) => ({
-    id: newEndpointId(),
-    projectId: project.id,
-    branchId: id,
-    regionId: project.regionId,
-    type: ep.type,
-    config: ep.config,
-    creationSource: "console",
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    currentState: "init",
-    pendingState: "active",
-    seq: store.nextSeq(),
-  }));
+  const endpoints = input.endpoints.map((ep) => newEndpoint(ctx, branch, project.regionId, ep));
   const specs: OperationSpec[] = [{ action: "create_branch", initial: "running", branchId: id }];
   for (const e of endpoints)
     specs.push({ action: "start_compute", initial: "scheduling", branchId: id, endpointId: e.id });

@@ -24,7 +24,12 @@ describe("endpoints routes", () => {
   });
 
   it("create answers 201 {endpoint, operations:[start_compute running]} with every required field", async () => {
-    const res = await create({ branch_id: dev, type: "read_write", autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 4 });
+    const res = await create({
+      branch_id: dev,
+      type: "read_write",
+      autoscaling_limit_min_cu: 0.5,
+      autoscaling_limit_max_cu: 4,
+    });
     expect(res.status).toBe(201);
     const e = res.body.endpoint;
     expect(e.id).toMatch(/^ep-[a-z]+-[a-z]+-\d{6}$/);
@@ -43,10 +48,18 @@ describe("endpoints routes", () => {
       settings: { pg_settings: {} },
       creation_source: "console",
     });
-    for (const k of ["pooler_enabled", "disabled", "passwordless_access", "created_at", "updated_at"]) expect(e).toHaveProperty(k);
+    for (const k of ["pooler_enabled", "disabled", "passwordless_access", "created_at", "updated_at"])
+      expect(e).toHaveProperty(k);
     const [op] = res.body.operations;
     expect(res.body.operations).toHaveLength(1);
-    expect(op).toMatchObject({ project_id: pid, branch_id: dev, endpoint_id: e.id, action: "start_compute", status: "running", failures_count: 0 });
+    expect(op).toMatchObject({
+      project_id: pid,
+      branch_id: dev,
+      endpoint_id: e.id,
+      action: "start_compute",
+      status: "running",
+      failures_count: 0,
+    });
     expect(op.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(typeof op.total_duration_ms).toBe("number");
   });
@@ -111,7 +124,9 @@ describe("endpoints routes", () => {
     ["PATCH", ""],
     ["DELETE", ""],
   ])("%s ...endpoints/{unknown}%s is 404 endpoint not found", async (method, suffix) => {
-    const res = await c.send(method, `${base()}/ep-nope-123456${suffix}`, { body: method === "PATCH" ? { endpoint: {} } : undefined });
+    const res = await c.send(method, `${base()}/ep-nope-123456${suffix}`, {
+      body: method === "PATCH" ? { endpoint: {} } : undefined,
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe("endpoint not found");
   });
@@ -131,9 +146,18 @@ describe("endpoints routes", () => {
     [{ branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 0.3 }, "autoscaling_limit_min_cu"],
     [{ branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 17 }, "autoscaling_limit_min_cu"],
     [{ branch_id: "br-x-1", type: "read_only", autoscaling_limit_max_cu: "1" }, "autoscaling_limit_max_cu"],
-    [{ branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 4, autoscaling_limit_max_cu: 2 }, "autoscaling_limit_min_cu"],
-    [{ branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 10 }, "autoscaling_limit_max_cu"],
-    [{ branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 16, autoscaling_limit_max_cu: 18 }, "autoscaling_limit_max_cu"],
+    [
+      { branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 4, autoscaling_limit_max_cu: 2 },
+      "autoscaling_limit_min_cu",
+    ],
+    [
+      { branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 10 },
+      "autoscaling_limit_max_cu",
+    ],
+    [
+      { branch_id: "br-x-1", type: "read_only", autoscaling_limit_min_cu: 16, autoscaling_limit_max_cu: 18 },
+      "autoscaling_limit_max_cu",
+    ],
     [{ branch_id: "br-x-1", type: "read_only", suspend_timeout_seconds: 30 }, "suspend_timeout_seconds"],
     [{ branch_id: "br-x-1", type: "read_only", suspend_timeout_seconds: 604801 }, "suspend_timeout_seconds"],
     [{ branch_id: "br-x-1", type: "read_only", suspend_timeout_seconds: 60.5 }, "suspend_timeout_seconds"],
@@ -157,9 +181,18 @@ describe("endpoints routes", () => {
   });
 
   it("accepts the documented sizes: fixed 56, autoscaling 0.25..8.25 is refused but 8..16 accepted", async () => {
-    expect((await create({ branch_id: dev, type: "read_only", autoscaling_limit_min_cu: 56, autoscaling_limit_max_cu: 56 })).status).toBe(201);
-    expect((await create({ branch_id: dev, type: "read_only", autoscaling_limit_min_cu: 8, autoscaling_limit_max_cu: 16 })).status).toBe(201);
-    expect((await create({ branch_id: dev, type: "read_only", autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 9 })).status).toBe(400);
+    expect(
+      (await create({ branch_id: dev, type: "read_only", autoscaling_limit_min_cu: 56, autoscaling_limit_max_cu: 56 }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await create({ branch_id: dev, type: "read_only", autoscaling_limit_min_cu: 8, autoscaling_limit_max_cu: 16 }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await create({ branch_id: dev, type: "read_only", autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 9 }))
+        .status,
+    ).toBe(400);
   });
 
   it("type and region_id cannot change on PATCH; unknown fields are ignored", async () => {

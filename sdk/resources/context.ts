@@ -10,6 +10,8 @@ export interface ClientContext {
   transport: Transport;
   /** Waits with the client's wait policy (overridable per call). */
   waitFor(projectId: string, operations: readonly Operation[], options?: WaitOptions): Promise<Operation[]>;
+  /** The unfinished operations of one compute (first page of the project's operations). */
+  operationsOf(projectId: string, endpointId: string): Promise<Operation[]>;
   /** The process-wide lock key of a project of this client's account. */
   lockKey(projectId: string): string;
 }

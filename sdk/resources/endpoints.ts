@@ -23,6 +23,12 @@ export interface EndpointWithOperations {
   operations: Operation[];
 }
 
+/**
+ * How a create whose response was lost finds what it made, if anything. Called under the project lock, so no
+ * other change of this process can run between the lost request and the read.
+ */
+export type RecoverCreated = () => Promise<Endpoint | undefined>;
+
 /** A delete's result: no endpoint when it was already gone (404 / 204). */
 export interface EndpointDeleted {
   endpoint?: Endpoint;
@@ -53,11 +59,30 @@ export class EndpointsApi {
     return (await this.ctx.transport.request({ method: "GET", path, schema: EndpointResponse })).endpoint;
   }
 
-  /** POST /projects/{p}/endpoints (body: the inner `endpoint` object, or the whole request). */
-  create(projectId: string, body: EndpointCreate | EndpointCreateRequest): Promise<EndpointWithOperations> {
+  /**
+   * POST /projects/{p}/endpoints (body: the inner `endpoint` object, or the whole request). With `recover`, a
+   * create whose outcome is unknown (kind `ambiguous`) is settled by `recover` before the lock is released: the
+   * compute it returns is waited for and returned as if the response had arrived; none → the error stands.
+   */
+  create(
+    projectId: string,
+    body: EndpointCreate | EndpointCreateRequest,
+    options: { recover?: RecoverCreated } = {},
+  ): Promise<EndpointWithOperations> {
     const request = "endpoint" in body ? body : { endpoint: body };
     const path = `/projects/${seg(projectId)}/endpoints`;
-    return this.mutate(projectId, "POST", path, request);
+    const send = () => this.ctx.transport.request({ method: "POST", path, body: request, schema: EndpointOperations });
+    const recover = options.recover;
+    if (!recover) return this.mutate(projectId, send);
+    return this.mutate(projectId, () => send().catch((error) => this.recoverCreate(projectId, error, recover)));
+  }
+
+  private async recoverCreate(projectId: string, error: unknown, recover: RecoverCreated): Promise<EndpointOperations> {
+    if (!(error instanceof NeonError) || error.kind !== "ambiguous") throw error;
+    const endpoint = await recover();
+    if (!endpoint) throw error;
+    const operations = await this.ctx.operationsOf(projectId, endpoint.id);
+    return { endpoint, operations };
   }
 
   /** PATCH /projects/{p}/endpoints/{e} (body: the fields to change, or the whole request). */
@@ -67,22 +92,22 @@ export class EndpointsApi {
     body: EndpointUpdate | EndpointUpdateRequest,
   ): Promise<EndpointWithOperations> {
     const request = "endpoint" in body && typeof body.endpoint === "object" ? body : { endpoint: body };
-    return this.mutate(projectId, "PATCH", this.path(projectId, endpointId), request);
+    return this.mutate(projectId, this.sender("PATCH", this.path(projectId, endpointId), request));
   }
 
   /** POST .../restart: operations suspend_compute then start_compute. */
   restart(projectId: string, endpointId: string): Promise<EndpointWithOperations> {
-    return this.mutate(projectId, "POST", `${this.path(projectId, endpointId)}/restart`);
+    return this.mutate(projectId, this.sender("POST", `${this.path(projectId, endpointId)}/restart`));
   }
 
   /** POST .../start. */
   start(projectId: string, endpointId: string): Promise<EndpointWithOperations> {
-    return this.mutate(projectId, "POST", `${this.path(projectId, endpointId)}/start`);
+    return this.mutate(projectId, this.sender("POST", `${this.path(projectId, endpointId)}/start`));
   }
 
   /** POST .../suspend. */
   suspend(projectId: string, endpointId: string): Promise<EndpointWithOperations> {
-    return this.mutate(projectId, "POST", `${this.path(projectId, endpointId)}/suspend`);
+    return this.mutate(projectId, this.sender("POST", `${this.path(projectId, endpointId)}/suspend`));
   }
 
   /**
@@ -118,11 +143,15 @@ export class EndpointsApi {
     throw error;
   }
 
-  private mutate(projectId: string, method: "POST" | "PATCH", path: string, body?: unknown) {
+  private sender(method: "POST" | "PATCH", path: string, body?: unknown): () => Promise<EndpointOperations> {
+    return () => this.ctx.transport.request({ method, path, body, schema: EndpointOperations });
+  }
+
+  private mutate(projectId: string, send: () => Promise<EndpointOperations>) {
     return mutateProject(
       this.ctx.lockKey(projectId),
       (ops) => this.ctx.waitFor(projectId, ops),
-      () => this.ctx.transport.request({ method, path, body, schema: EndpointOperations }),
+      send,
       (result) => result.endpoint.id,
     );
   }

@@ -6,7 +6,12 @@
 import fc from "fast-check";
 
 /** Documented compute sizes (api.md). */
-export const SIZES = [0.25, 0.5, ...Array.from({ length: 16 }, (_, i) => i + 1), ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i)];
+export const SIZES = [
+  0.25,
+  0.5,
+  ...Array.from({ length: 16 }, (_, i) => i + 1),
+  ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
+];
 
 type Kind = "string" | "number" | "integer" | "boolean" | "object";
 
@@ -28,9 +33,14 @@ export const ENDPOINT_FIELDS: Record<string, Kind> = {
 };
 
 const anyString = fc.string({ maxLength: 20 });
-const anyNumber = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const anyNumber = fc.oneof(
+  fc.integer({ min: -1_000_000, max: 1_000_000 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 const anyArray = fc.array(fc.oneof(fc.integer(), anyString, fc.boolean()), { maxLength: 3 });
-const anyObject = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(fc.integer(), anyString), { maxKeys: 3 });
+const anyObject = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(fc.integer(), anyString), {
+  maxKeys: 3,
+});
 
 /** A JSON value whose type is not `kind` (and not null). */
 export function wrongTypeFor(kind: Kind): fc.Arbitrary<unknown> {
@@ -59,7 +69,9 @@ export const badSettings = fc
 
 /** Strings that are not among the allowed values of an enum-like field. */
 export const badEnumValue = fc.oneof(
-  anyString.filter((s) => s !== "read_write" && s !== "read_only").map((value) => ({ field: "type", value, names: "type" })),
+  anyString
+    .filter((s) => s !== "read_write" && s !== "read_only")
+    .map((value) => ({ field: "type", value, names: "type" })),
   anyString.filter((s) => s !== "transaction").map((value) => ({ field: "pooler_mode", value, names: "pooler_mode" })),
   fc.constantFrom("", "x".repeat(65), "y".repeat(300)).map((value) => ({ field: "name", value, names: "name" })),
 );
@@ -72,13 +84,15 @@ const small = fc.constantFrom(...SIZES.filter((s) => s <= 16));
 const large = fc.constantFrom(...SIZES.filter((s) => s > 16));
 
 /** Size combinations the service refuses: undocumented sizes, min > max, a span over 8, autoscaling above 16. */
-export const badSizes: fc.Arbitrary<{ autoscaling_limit_min_cu: number; autoscaling_limit_max_cu: number }> = fc.oneof(
-  fc.tuple(invalidSize, fc.constantFrom(...SIZES)),
-  fc.tuple(fc.constantFrom(...SIZES), invalidSize),
-  fc.tuple(fc.constantFrom(...SIZES), fc.constantFrom(...SIZES)).filter(([a, b]) => a > b),
-  fc.tuple(small, small).filter(([a, b]) => b - a > 8),
-  fc.tuple(fc.constantFrom(...SIZES), large).filter(([a, b]) => a !== b),
-).map(([min, max]) => ({ autoscaling_limit_min_cu: min, autoscaling_limit_max_cu: max }));
+export const badSizes: fc.Arbitrary<{ autoscaling_limit_min_cu: number; autoscaling_limit_max_cu: number }> = fc
+  .oneof(
+    fc.tuple(invalidSize, fc.constantFrom(...SIZES)),
+    fc.tuple(fc.constantFrom(...SIZES), invalidSize),
+    fc.tuple(fc.constantFrom(...SIZES), fc.constantFrom(...SIZES)).filter(([a, b]) => a > b),
+    fc.tuple(small, small).filter(([a, b]) => b - a > 8),
+    fc.tuple(fc.constantFrom(...SIZES), large).filter(([a, b]) => a !== b),
+  )
+  .map(([min, max]) => ({ autoscaling_limit_min_cu: min, autoscaling_limit_max_cu: max }));
 
 /** Autosuspend values outside -1, 0, 60..604800 (or not integers). */
 export const badTimeout = fc.oneof(
@@ -98,18 +112,23 @@ export const malformedJson = fc.oneof(
       return true;
     }
   }),
-  fc.jsonValue().map((v) => JSON.stringify({ endpoint: v })).map((s) => s.slice(0, Math.max(1, s.length - 1))),
+  fc
+    .jsonValue()
+    .map((v) => JSON.stringify({ endpoint: v }))
+    .map((s) => s.slice(0, Math.max(1, s.length - 1))),
   fc.constantFrom("{", "{}}", "{'key_name': 'x'}", '{"endpoint": {"branch_id": "br-x",}}', "\u0000", "[1,2", "nul"),
 );
 
 /** JSON that parses but is not an object body (arrays, scalars, null). */
-export const nonObjectJson = fc.oneof(
-  fc.array(fc.jsonValue(), { maxLength: 3 }),
-  fc.string({ maxLength: 20 }),
-  fc.integer(),
-  fc.boolean(),
-  fc.constant(null),
-).map((v) => JSON.stringify(v));
+export const nonObjectJson = fc
+  .oneof(
+    fc.array(fc.jsonValue(), { maxLength: 3 }),
+    fc.string({ maxLength: 20 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  )
+  .map((v) => JSON.stringify(v));
 
 /** Ids that match the documented pattern (but exist nowhere) and arbitrary, percent-encoded junk. */
 export const unknownId = fc.oneof(

@@ -5,7 +5,15 @@
  * Guards against: an emulator that "works" with our own client but answers shapes the real service never sends.
  */
 import { contractOperations } from "../openapi/contract";
-import { branchesByName, listEndpoints, settle, startWorld, type EndpointBody, type OperationBody, type World } from "./harness";
+import {
+  branchesByName,
+  listEndpoints,
+  settle,
+  startWorld,
+  type EndpointBody,
+  type OperationBody,
+  type World,
+} from "./harness";
 
 const LOCKED = "project already has running conflicting operations, scheduling of new ones is prohibited";
 
@@ -72,7 +80,9 @@ describe("emulator routes against the contract (default world)", () => {
     const created = await world.http.request({
       method: "POST",
       path: `${base()}/endpoints`,
-      json: { endpoint: { branch_id: dev, type: "read_write", autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 1 } },
+      json: {
+        endpoint: { branch_id: dev, type: "read_write", autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 1 },
+      },
     });
     expect(created.status).toBe(201);
     const { endpoint, operations } = created.body as { endpoint: EndpointBody; operations: OperationBody[] };
@@ -89,7 +99,11 @@ describe("emulator routes against the contract (default world)", () => {
     expect(got.status).toBe(200);
     expect((got.body as { endpoint: EndpointBody }).endpoint.current_state).toBe("active");
 
-    const patched = await world.http.request({ method: "PATCH", path: one, json: { endpoint: { suspend_timeout_seconds: 600 } } });
+    const patched = await world.http.request({
+      method: "PATCH",
+      path: one,
+      json: { endpoint: { suspend_timeout_seconds: 600 } },
+    });
     expect(patched.status).toBe(200);
     expect((patched.body as { endpoint: EndpointBody }).endpoint.suspend_timeout_seconds).toBe(600);
     settle(world);
@@ -155,7 +169,11 @@ describe("emulator routes against the contract (default world)", () => {
   });
 
   it("creates a branch through the API and puts a compute on it", async () => {
-    const created = await world.http.request({ method: "POST", path: `${base()}/branches`, json: { branch: { name: "feature" } } });
+    const created = await world.http.request({
+      method: "POST",
+      path: `${base()}/branches`,
+      json: { branch: { name: "feature" } },
+    });
     expect([200, 201]).toContain(created.status);
     settle(world);
     const feature = (await branchesByName(world)).get("feature");

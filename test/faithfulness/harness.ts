@@ -17,7 +17,13 @@ export interface World {
 
 /** Starts an emulator for one suite. Defaults: no rate limit, manual clock, silent log. */
 export async function startWorld(options: EmulatorOptions = {}): Promise<World> {
-  const emulator = await startEmulator({ port: 0, rateLimit: false, manualClock: true, log: () => undefined, ...options });
+  const emulator = await startEmulator({
+    port: 0,
+    rateLimit: false,
+    manualClock: true,
+    log: () => undefined,
+    ...options,
+  });
   const recorder = new ContractRecorder();
   const http = new RawHttp(emulator.baseUrl, emulator.apiKey, recorder);
   return {
@@ -84,7 +90,11 @@ export async function branchesByName(world: World, projectId = world.emulator.pr
  * Waits (real time) until no operation of the project is `scheduling` or `running`, so the next compute change
  * is not refused with 423. For emulators on the real clock; with the manual clock use {@link settle}.
  */
-export async function waitForOperations(world: World, projectId = world.emulator.projectId, budgetMs = 10_000): Promise<void> {
+export async function waitForOperations(
+  world: World,
+  projectId = world.emulator.projectId,
+  budgetMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + budgetMs;
   for (;;) {
     const res = await world.http.request({ method: "GET", path: `/projects/${projectId}/operations?limit=1000` });

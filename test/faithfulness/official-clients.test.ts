@@ -47,7 +47,9 @@ describe("@neondatabase/api-client against the emulator", () => {
 
   it("runs a compute through create, list, get, update, restart and delete", async () => {
     const dev = (await branchesByName(world)).get("dev") as string;
-    const created = await api.createProjectEndpoint(projectId, { endpoint: { branch_id: dev, type: EndpointType.ReadWrite } });
+    const created = await api.createProjectEndpoint(projectId, {
+      endpoint: { branch_id: dev, type: EndpointType.ReadWrite },
+    });
     expect(created.status).toBe(201);
     const id = created.data.endpoint.id;
     expect(created.data.operations[0].action).toBe("start_compute");
@@ -78,7 +80,9 @@ describe("@neondatabase/api-client against the emulator", () => {
 
   it("gets the real 409 for a second primary compute", async () => {
     const main = (await branchesByName(world)).get("main") as string;
-    const attempt = api.createProjectEndpoint(projectId, { endpoint: { branch_id: main, type: EndpointType.ReadWrite } });
+    const attempt = api.createProjectEndpoint(projectId, {
+      endpoint: { branch_id: main, type: EndpointType.ReadWrite },
+    });
     await expect(attempt).rejects.toMatchObject({
       response: { status: 409, data: { message: expect.stringMatching(/read_write endpoint already exists/) } },
     });
@@ -148,7 +152,15 @@ describe("neonctl against the emulator (offline: --no-analytics, temporary --con
 
   it("creates a read replica with `neonctl branches add-compute`", async () => {
     const before = (await listEndpoints(world)).length;
-    const out = await neonctl("branches", "add-compute", "dev", "--project-id", world.emulator.projectId, "--type", "read_only");
+    const out = await neonctl(
+      "branches",
+      "add-compute",
+      "dev",
+      "--project-id",
+      world.emulator.projectId,
+      "--type",
+      "read_only",
+    );
     json(out);
     const after = await listEndpoints(world);
     expect(after).toHaveLength(before + 1);

@@ -97,7 +97,14 @@ export class StepEngine {
         this.steps.push({ op: "drop", name: nameOf(resource.urn) });
         continue;
       }
-      this.store(resource.urn, resource.type, read.id, read.inputs ?? resource.inputs, read.properties, resource.secretOutputs);
+      this.store(
+        resource.urn,
+        resource.type,
+        read.id,
+        read.inputs ?? resource.inputs,
+        read.properties,
+        resource.secretOutputs,
+      );
       this.steps.push({ op: "refresh", name: nameOf(resource.urn) });
     }
   }

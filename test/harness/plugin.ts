@@ -49,7 +49,10 @@ export class Plugin {
 
   static async start(options: PluginOptions): Promise<Plugin> {
     const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [options.cwd] });
-    const child = spawn(process.execPath, [entry, "127.0.0.1:1"], { cwd: options.cwd, env: options.env ?? process.env });
+    const child = spawn(process.execPath, [entry, "127.0.0.1:1"], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+    });
     const port = await readPort(child);
     const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const plugin = new Plugin(child, client);
@@ -62,6 +65,19 @@ export class Plugin {
     return this.output.join("");
   }
 
+  /**
+   * Waits until the output from `from` on matches `pattern`. What the plugin prints during a call travels on
+   * its own pipe, so it can arrive after the call's gRPC answer.
+   */
+  async waitForOutput(pattern: RegExp, from = 0, timeoutMs = 2000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.text().slice(from))) {
+      if (Date.now() > deadline) throw new Error(`the plugin did not print ${pattern} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return this.text().slice(from);
+  }
+
   async configure(config: Record<string, string>): Promise<void> {
     const req = new provproto.ConfigureRequest();
     req.setArgs(structproto.Struct.fromJavaScript(config));
@@ -69,7 +85,11 @@ export class Plugin {
     await this.call("configure", req);
   }
 
-  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+  async check(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const req = new provproto.CheckRequest();
     req.setUrn(urn);
     req.setOlds(struct(olds));
@@ -79,7 +99,12 @@ export class Plugin {
     return { inputs: resp.getInputs()?.toJavaScript() ?? {}, failures };
   }
 
-  async diff(urn: string, id: string, olds: Props, news: Props): Promise<{ changes: string; replaces: string[]; deleteBeforeReplace: boolean }> {
+  async diff(
+    urn: string,
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: string; replaces: string[]; deleteBeforeReplace: boolean }> {
     const req = new provproto.DiffRequest();
     req.setUrn(urn);
     req.setId(id);
@@ -98,14 +123,23 @@ export class Plugin {
     return { id: resp.getId(), properties: resp.getProperties().toJavaScript() };
   }
 
-  async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs?: Props }> {
+  async read(
+    urn: string,
+    id: string,
+    properties: Props,
+    inputs: Props,
+  ): Promise<{ id: string; properties: Props; inputs?: Props }> {
     const req = new provproto.ReadRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setProperties(struct(properties));
     req.setInputs(struct(inputs));
     const resp = await this.call("read", req);
-    return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {}, inputs: resp.getInputs()?.toJavaScript() };
+    return {
+      id: resp.getId(),
+      properties: resp.getProperties()?.toJavaScript() ?? {},
+      inputs: resp.getInputs()?.toJavaScript(),
+    };
   }
 
   async update(urn: string, id: string, olds: Props, news: Props): Promise<Props> {

@@ -22,14 +22,23 @@ export interface RunResult {
 }
 
 /** `pulumi up` (or `pulumi preview` with preview: true) of `program` through `engine`. */
-export async function run(engine: StepEngine, program: Program, options: { preview?: boolean } = {}): Promise<RunResult> {
+export async function run(
+  engine: StepEngine,
+  program: Program,
+  options: { preview?: boolean } = {},
+): Promise<RunResult> {
   const preview = options.preview ?? false;
   const declared = new Set<string>();
   const secretOutputs = new Map<string, string[]>();
   const errorsBefore = engine.errors.length;
   const mocks: pulumi.runtime.Mocks = {
     newResource: async (args) => {
-      const resource: Declared = { type: args.type, name: args.name, inputs: args.inputs, secretOutputs: secretOutputs.get(args.name) ?? [] };
+      const resource: Declared = {
+        type: args.type,
+        name: args.name,
+        inputs: args.inputs,
+        secretOutputs: secretOutputs.get(args.name) ?? [],
+      };
       declared.add(StepEngine.urn(args.type, args.name));
       try {
         const { id, outputs } = await engine.apply(resource, preview);

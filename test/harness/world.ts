@@ -19,11 +19,19 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export async function startWorld(options: { emulator?: EmulatorOptions; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<World> {
+export interface WorldOptions {
+  emulator?: EmulatorOptions;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Extra stack config for Configure (neon:apiKey and neon:apiUrl are set). */
+  config?: Record<string, string>;
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false, ...options.emulator });
   const env = { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "", ...options.env };
   const plugin = await Plugin.start({ cwd: options.cwd ?? REPO_ROOT, env });
-  await plugin.configure({ "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl });
+  await plugin.configure({ "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl, ...options.config });
   const engine = new StepEngine(plugin);
   return {
     emulator,

@@ -10,7 +10,14 @@ import * as path from "path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
-import { CONTRACT_SCHEMA_ID, collectFormats, convertSchema, isObject, type Json, type JsonObject } from "./schema-convert";
+import {
+  CONTRACT_SCHEMA_ID,
+  collectFormats,
+  convertSchema,
+  isObject,
+  type Json,
+  type JsonObject,
+} from "./schema-convert";
 
 /** The directory holding package.json, found from this file upward (works from `test/` and `dist/test/`). */
 export function findRepoRoot(start: string = __dirname): string {
@@ -147,8 +154,11 @@ export function validateResponse(method: string, pathOrUrl: string, status: numb
   const documented = resolveResponse(contract.document, responses[String(status)]);
   if (documented) return runValidator(compileFor(contract, `${m} ${template} ${status}`, documented), body, where);
   const fallback = resolveResponse(contract.document, responses.default);
-  if (status >= 400 && fallback) return runValidator(compileFor(contract, `${m} ${template} default`, fallback), body, where);
-  return [`${where}: status ${status} is not documented for this route (documented: ${Object.keys(responses).join(", ")})`];
+  if (status >= 400 && fallback)
+    return runValidator(compileFor(contract, `${m} ${template} default`, fallback), body, where);
+  return [
+    `${where}: status ${status} is not documented for this route (documented: ${Object.keys(responses).join(", ")})`,
+  ];
 }
 
 /** Like {@link validateResponse}, but throws one readable error listing every problem. */

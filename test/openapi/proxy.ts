@@ -36,7 +36,13 @@ export async function startRecordingProxy(targetBaseUrl: string, recorder: Contr
         up.on("end", () => {
           const payload = Buffer.concat(chunks);
           const status = up.statusCode ?? 502;
-          recorder.check(req.method ?? "GET", req.url ?? "/", status, parse(payload.toString("utf8")), up.headers["content-type"]);
+          recorder.check(
+            req.method ?? "GET",
+            req.url ?? "/",
+            status,
+            parse(payload.toString("utf8")),
+            up.headers["content-type"],
+          );
           res.writeHead(status, up.headers);
           res.end(payload);
         });

@@ -53,7 +53,9 @@ export class ContractRecorder {
   assertClean(): void {
     const problems = this.violations();
     if (problems.length > 0) {
-      throw new Error(`${problems.length} problem(s) in responses against openapi-subset.yaml:\n  ${problems.join("\n  ")}`);
+      throw new Error(
+        `${problems.length} problem(s) in responses against openapi-subset.yaml:\n  ${problems.join("\n  ")}`,
+      );
     }
   }
 
@@ -174,7 +176,13 @@ function checkAxios(recorder: ContractRecorder, r: AxiosResponseLike): void {
   const headers = r.headers as { get?: (name: string) => unknown; [name: string]: unknown } | undefined;
   const contentType = headers?.["content-type"] ?? headers?.["Content-Type"];
   const body = r.data === "" ? undefined : r.data;
-  recorder.check(r.config.method ?? "get", url, r.status, body, typeof contentType === "string" ? contentType : undefined);
+  recorder.check(
+    r.config.method ?? "get",
+    url,
+    r.status,
+    body,
+    typeof contentType === "string" ? contentType : undefined,
+  );
 }
 
 /** Validates every response (successful or not) an axios instance receives, e.g. `createApiClient(...).instance`. */

@@ -27,8 +27,14 @@ function program(primary: Partial<ComputeArgs>, replica?: Partial<ComputeArgs>) 
   return () => {
     const projectId = world.emulator.projectId;
     const db = new Compute("db", { projectId, branchId: branches.dev, ...primary });
-    const out: Record<string, unknown> = { id: db.id, host: db.host, minCu: db.autoscalingLimitMinCu, branch: db.branchId };
-    if (replica) out.replica = new Compute("replica", { projectId, branchId: branches.main, type: "read_only", ...replica }).id;
+    const out: Record<string, unknown> = {
+      id: db.id,
+      host: db.host,
+      minCu: db.autoscalingLimitMinCu,
+      branch: db.branchId,
+    };
+    if (replica)
+      out.replica = new Compute("replica", { projectId, branchId: branches.main, type: "read_only", ...replica }).id;
     return out;
   };
 }
@@ -76,7 +82,9 @@ describe("Compute through the plugin", () => {
     const planned = await preview(next);
     expect(planned.steps).toEqual(["same replica", "update db"]);
     expect(planned.requests).toEqual([]);
-    expect(world.plugin.text().slice(before)).toMatch(/warning: Compute "db" \(ep-[a-z0-9-]+\) will restart: autoscalingLimitMinCu 1 -> 2.*connections will drop/);
+    const warning =
+      /warning: Compute "db" \(ep-[a-z0-9-]+\) will restart: autoscalingLimitMinCu 1 -> 2.*connections will drop/;
+    await expect(world.plugin.waitForOutput(warning, before)).resolves.toMatch(warning);
     const { requests, exports } = await up(next);
     expect(writes(requests)).toEqual([`PATCH /projects/${world.emulator.projectId}/endpoints/${exports.id}`]);
     expect(exports.minCu).toBe(2);
@@ -84,17 +92,26 @@ describe("Compute through the plugin", () => {
 
   it("a branch move is one PATCH of branch_id, and the compute keeps its id", async () => {
     const { id } = (await up(program({ autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}))).exports;
-    const { steps, requests, exports } = await up(program({ branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}));
+    const { steps, requests, exports } = await up(
+      program({ branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}),
+    );
     expect(steps).toEqual(["same replica", "update db"]);
     expect(writes(requests)).toEqual([`PATCH /projects/${world.emulator.projectId}/endpoints/${id}`]);
     expect(exports).toMatchObject({ id, branch: branches.staging });
   });
 
   it("moving a primary onto a branch that has one names the branch and the compute already there", async () => {
-    const mainPrimary = (await api.endpoints.listForBranch(world.emulator.projectId, branches.main)).find((c) => c.type === "read_write");
-    const result = await run(world.engine, program({ branchId: branches.main, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}));
+    const mainPrimary = (await api.endpoints.listForBranch(world.emulator.projectId, branches.main)).find(
+      (c) => c.type === "read_write",
+    );
+    const result = await run(
+      world.engine,
+      program({ branchId: branches.main, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}),
+    );
     expect(result.errors[0]?.message).toContain(`cannot move compute`);
-    expect(result.errors[0]?.message).toContain(`to branch ${branches.main}: its primary (read_write) compute is ${mainPrimary?.id}`);
+    expect(result.errors[0]?.message).toContain(
+      `to branch ${branches.main}: its primary (read_write) compute is ${mainPrimary?.id}`,
+    );
     world.engine.errors = [];
   });
 
@@ -106,7 +123,12 @@ describe("Compute through the plugin", () => {
   });
 
   it("a type change replaces the compute, creating the new one before deleting the old", async () => {
-    const base = { branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2, restartTriggers: ["v2"] };
+    const base = {
+      branchId: branches.staging,
+      autoscalingLimitMinCu: 2,
+      autoscalingLimitMaxCu: 2,
+      restartTriggers: ["v2"],
+    };
     const oldReplica = world.engine.outputsOf(TYPE, "replica")?.endpointId;
     const { steps, requests } = await up(program(base, { type: "read_write", branchId: branches.dev }));
     expect(steps).toEqual(["delete-replaced replica", "replace replica", "same db"]);
@@ -121,7 +143,13 @@ describe("Compute through the plugin", () => {
     await api.endpoints.update(world.emulator.projectId, id, { endpoint: { suspend_timeout_seconds: 3600 } });
     await world.engine.refresh();
     expect(world.engine.outputsOf(TYPE, "db")!.suspendTimeoutSeconds).toBe(3600);
-    const base = { branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2, restartTriggers: ["v2"], suspendTimeoutSeconds: 300 };
+    const base = {
+      branchId: branches.staging,
+      autoscalingLimitMinCu: 2,
+      autoscalingLimitMaxCu: 2,
+      restartTriggers: ["v2"],
+      suspendTimeoutSeconds: 300,
+    };
     const { steps } = await up(program(base, { type: "read_write", branchId: branches.dev }));
     expect(steps).toEqual(["same replica", "update db"]);
   });
@@ -131,7 +159,13 @@ describe("Compute through the plugin", () => {
     await api.endpoints.delete(world.emulator.projectId, id);
     await world.engine.refresh();
     expect(world.engine.outputsOf(TYPE, "replica")).toBeUndefined();
-    const base = { branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2, restartTriggers: ["v2"], suspendTimeoutSeconds: 300 };
+    const base = {
+      branchId: branches.staging,
+      autoscalingLimitMinCu: 2,
+      autoscalingLimitMaxCu: 2,
+      restartTriggers: ["v2"],
+      suspendTimeoutSeconds: 300,
+    };
     const { steps } = await up(program(base, { type: "read_write", branchId: branches.dev }));
     expect(steps).toEqual(["create replica", "same db"]);
   });
@@ -149,7 +183,12 @@ describe("Compute through the plugin", () => {
   it("preview with unknown values plans the change without calling the API", async () => {
     const mark = world.mark();
     const old = world.engine.state.get(`urn:pulumi:stack::project::${TYPE}::db`)!;
-    const declared = { type: TYPE, name: "db", secretOutputs: [], inputs: { ...old.inputs, branchId: UNKNOWN, projectId: UNKNOWN } };
+    const declared = {
+      type: TYPE,
+      name: "db",
+      secretOutputs: [],
+      inputs: { ...old.inputs, branchId: UNKNOWN, projectId: UNKNOWN },
+    };
     world.engine.steps = [];
     await world.engine.apply(declared, true);
     expect(world.engine.steps).toEqual([{ op: "replace", name: "db", replaces: ["projectId"] }]);

@@ -1,0 +1,89 @@
+/**
+ * The bench's world: the emulator with realistic latency and operation durations, a fixture of several projects,
+ * the real dynamic-provider plugin configured for it, and the inputs (with `__provider`) that the real resource
+ * classes produce, captured once under Pulumi's mocks and reused for every resource.
+ */
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import { Emulator, Fixture, startEmulator } from "../emulator";
+import { ApiKey, Compute } from "../provider";
+import { Plugin, Props } from "../test/harness/plugin";
+import { BenchConfig } from "./config";
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const settings = require("@pulumi/pulumi/runtime/settings");
+
+export const REPO_ROOT = path.resolve(__dirname, "../..");
+export const COMPUTE_TYPE = "pulumi-nodejs:dynamic/neon:Compute";
+export const API_KEY_TYPE = "pulumi-nodejs:dynamic/neon:ApiKey";
+
+/** Project `i` of the fixture and its branch: fixed ids, so every scenario can address them directly. */
+export const projectId = (i: number): string => `bench-project-${i}`;
+export const branchId = (i: number): string => `br-bench-main-${i}`;
+
+export function fixture(projects: number): Fixture {
+  const list = Array.from({ length: projects }, (_, i) => ({
+    id: projectId(i),
+    name: projectId(i),
+    branches: [{ id: branchId(i), name: "main" }],
+  }));
+  return { accounts: [{ projects: list }] };
+}
+
+/** An emulator as the bench uses it: the service's rate limits on, latency and durations from the config. */
+export function emulatorFor(config: BenchConfig, projects: number): Promise<Emulator> {
+  return startEmulator({
+    operationDurationMs: config.operationMs,
+    timeScale: config.timeScale,
+    latencyMs: config.latencyMs,
+    fixture: fixture(projects),
+  });
+}
+
+/** The real plugin, started in the repository (where the package resolves by its name) and configured. */
+export async function pluginFor(emulator: Emulator): Promise<Plugin> {
+  const env = { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "", NEON_PROVIDER_DEBUG: "" };
+  const plugin = await Plugin.start({ cwd: REPO_ROOT, env });
+  await plugin.configure({ "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl });
+  return plugin;
+}
+
+export interface Captured {
+  compute: Props;
+  apiKey: Props;
+}
+
+/** The inputs the real classes register (`__provider` included), captured once under Pulumi's mocks. */
+export async function captureInputs(): Promise<Captured> {
+  const seen = new Map<string, Props>();
+  const mocks: pulumi.runtime.Mocks = {
+    newResource: async (args) => {
+      seen.set(args.type, args.inputs);
+      return { id: `${args.name}-id`, state: args.inputs };
+    },
+    call: () => ({}),
+  };
+  await pulumi.runtime.setMocks(mocks, "bench", "bench", false);
+  new Compute("c", { projectId: projectId(0), branchId: branchId(0), type: "read_only" });
+  new ApiKey("k", { keyName: "bench" });
+  await settings.waitForRPCs();
+  const compute = seen.get(COMPUTE_TYPE);
+  const apiKey = seen.get(API_KEY_TYPE);
+  if (!compute?.__provider || !apiKey?.__provider) throw new Error("the mocks saw no __provider");
+  return { compute, apiKey };
+}
+
+/** The inputs of compute `name` in project `project`, at the given fixed size. */
+export function computeInputs(captured: Captured, project: number, name: string, cu: number): Props {
+  return {
+    ...captured.compute,
+    projectId: projectId(project),
+    branchId: branchId(project),
+    type: "read_only",
+    autoscalingLimitMinCu: cu,
+    autoscalingLimitMaxCu: cu,
+    resourceName: name,
+  };
+}
+
+export const urn = (type: string, name: string): string => `urn:pulumi:bench::bench::${type}::${name}`;

@@ -1,0 +1,217 @@
+/**
+ * schema.json against the TypeScript surface, property by property: a property added to ComputeArgs, an
+ * Output added to a class, a changed optionality or type, or a config key read by sdk/config.ts that the
+ * schema does not declare, fails here instead of shipping a schema that lies.
+ *
+ * The surface is read from the sources with the TypeScript compiler API (syntax only: `pulumi.Input<T>` and
+ * `pulumi.Output<T>` are unwrapped, unions of literals become their primitive, `| undefined` and `| null` make
+ * a member optional).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as ts from "typescript";
+import * as pulumi from "@pulumi/pulumi";
+import { ApiKey, Compute } from "../../provider";
+import { REPO_ROOT } from "../harness/world";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Kind = "string" | "number" | "boolean" | "array" | "object";
+interface Member {
+  kind: Kind;
+  optional: boolean;
+}
+type Members = Record<string, Member>;
+
+const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
+const source = (file: string) => {
+  const fileName = path.join(REPO_ROOT, file);
+  return ts.createSourceFile(fileName, fs.readFileSync(fileName, "utf8"), ts.ScriptTarget.Latest, true);
+};
+
+function declarationNamed<T extends ts.Node>(file: ts.SourceFile, name: string, is: (n: ts.Node) => n is T): T {
+  const found = file.statements.find((s) => is(s) && (s as any).name?.text === name);
+  if (!found) throw new Error(`${name} not found in ${file.fileName}`);
+  return found as unknown as T;
+}
+
+/** Members of an exported interface (the args types). */
+function interfaceMembers(file: string, name: string): Members {
+  const decl = declarationNamed(source(file), name, ts.isInterfaceDeclaration);
+  const members: Members = {};
+  for (const m of decl.members.filter(ts.isPropertySignature)) {
+    const { kind, nullable } = kindOf(m.type!);
+    members[m.name.getText()] = { kind, optional: !!m.questionToken || nullable };
+  }
+  return members;
+}
+
+/** The `declare readonly x: pulumi.Output<T>` members of a resource class. */
+function outputMembers(file: string, name: string): Members {
+  const decl = declarationNamed(source(file), name, ts.isClassDeclaration);
+  const members: Members = {};
+  for (const m of decl.members.filter(ts.isPropertyDeclaration)) {
+    if (!m.type || !isWrapped(m.type, "Output")) continue;
+    const { kind, nullable } = kindOf(m.type);
+    members[m.name.getText()] = { kind, optional: !!m.questionToken || nullable };
+  }
+  return members;
+}
+
+function isWrapped(type: ts.TypeNode, wrapper: string): type is ts.TypeReferenceNode {
+  return ts.isTypeReferenceNode(type) && type.typeName.getText().replace(/^pulumi\./, "") === wrapper;
+}
+
+/** The kind of a type node, and whether it admits undefined or null. */
+function kindOf(type: ts.TypeNode): { kind: Kind; nullable: boolean } {
+  if ((isWrapped(type, "Input") || isWrapped(type, "Output")) && type.typeArguments)
+    return kindOf(type.typeArguments[0]);
+  if (ts.isParenthesizedTypeNode(type)) return kindOf(type.type);
+  if (ts.isUnionTypeNode(type)) {
+    const parts = type.types.filter((t) => !isNullish(t));
+    const kinds = new Set(parts.map((t) => kindOf(t).kind));
+    if (kinds.size !== 1) throw new Error(`mixed union ${type.getText()}`);
+    return { kind: [...kinds][0], nullable: parts.length < type.types.length };
+  }
+  return { kind: simpleKind(type), nullable: false };
+}
+
+function isNullish(type: ts.TypeNode): boolean {
+  if (type.kind === ts.SyntaxKind.UndefinedKeyword) return true;
+  return ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword;
+}
+
+function simpleKind(type: ts.TypeNode): Kind {
+  if (type.kind === ts.SyntaxKind.StringKeyword) return "string";
+  if (type.kind === ts.SyntaxKind.NumberKeyword) return "number";
+  if (type.kind === ts.SyntaxKind.BooleanKeyword) return "boolean";
+  if (ts.isLiteralTypeNode(type)) return typeof JSON.parse(type.literal.getText()) as Kind;
+  if (ts.isArrayTypeNode(type)) return "array";
+  if (ts.isTypeReferenceNode(type) && type.typeName.getText() === "Record") return "object";
+  if (ts.isTypeLiteralNode(type)) return "object";
+  throw new Error(`unhandled type ${type.getText()}`);
+}
+
+/** The kind a schema property spec describes, following `$ref`s into the schema's types. */
+function schemaKind(spec: any): Kind {
+  if (spec.$ref?.startsWith("#/types/")) return schemaKind(schema.types[spec.$ref.slice("#/types/".length)]);
+  if (spec.type === "integer") return "number";
+  return spec.type;
+}
+
+/** Schema properties as Members: optional unless listed as required. */
+function schemaMembers(properties: Record<string, any>, required: string[] = []): Members {
+  const members: Members = {};
+  for (const [name, spec] of Object.entries(properties)) {
+    members[name] = { kind: schemaKind(spec), optional: !required.includes(name) };
+  }
+  return members;
+}
+
+function expectEveryDescribed(properties: Record<string, any>): void {
+  for (const [name, spec] of Object.entries(properties)) expect(`${name}: ${spec.description ?? ""}`).toMatch(/: \S/);
+}
+
+/** The additionalSecretOutputs a resource class sends to the engine when constructed (the engine encrypts those). */
+async function registeredSecretOutputs(construct: () => pulumi.Resource): Promise<string[]> {
+  const { MockMonitor } = require("@pulumi/pulumi/runtime/mocks");
+  const settings = require("@pulumi/pulumi/runtime/settings");
+  const seen: string[][] = [];
+  const monitor = new MockMonitor({
+    newResource: async (args: any) => ({ id: "id", state: args.inputs }),
+    call: () => ({}),
+  });
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req: any, callback: any) => {
+    seen.push(req.getAdditionalsecretoutputsList());
+    return register(req, callback);
+  };
+  settings.setMockOptions(monitor, "project", "stack", true);
+  construct();
+  await settings.waitForRPCs();
+  return seen[0];
+}
+
+describe("schema.json agrees with the TypeScript surface", () => {
+  const compute = schema.resources["neon:index:Compute"];
+  const apiKey = schema.resources["neon:index:ApiKey"];
+  const getProjects = schema.functions["neon:index:getProjects"];
+
+  it("names the package neon, with the two resources and the function", () => {
+    expect(schema.name).toBe("neon");
+    expect(Object.keys(schema.resources).sort()).toEqual(["neon:index:ApiKey", "neon:index:Compute"]);
+    expect(Object.keys(schema.functions)).toEqual(["neon:index:getProjects"]);
+  });
+
+  it("Compute inputs are ComputeArgs, member by member (name, kind, required)", () => {
+    expect(schemaMembers(compute.inputProperties, compute.requiredInputs)).toEqual(
+      interfaceMembers("provider/compute.ts", "ComputeArgs"),
+    );
+  });
+
+  it("Compute outputs are the class's declared Outputs", () => {
+    expect(schemaMembers(compute.properties, compute.required)).toEqual(
+      outputMembers("provider/compute.ts", "Compute"),
+    );
+  });
+
+  it("ApiKey inputs and outputs match ApiKeyArgs and the class", () => {
+    expect(schemaMembers(apiKey.inputProperties, apiKey.requiredInputs)).toEqual(
+      interfaceMembers("provider/api-key.ts", "ApiKeyArgs"),
+    );
+    expect(schemaMembers(apiKey.properties, apiKey.required)).toEqual(outputMembers("provider/api-key.ts", "ApiKey"));
+  });
+
+  it("getProjects inputs, result and project summary match GetProjectsArgs, GetProjectsResult and ProjectSummary", () => {
+    const file = "provider/projects.ts";
+    expect(schemaMembers(getProjects.inputs.properties, getProjects.inputs.required)).toEqual(
+      interfaceMembers(file, "GetProjectsArgs"),
+    );
+    expect(schemaMembers(getProjects.outputs.properties, getProjects.outputs.required)).toEqual(
+      interfaceMembers(file, "GetProjectsResult"),
+    );
+    const summary = schema.types["neon:index:ProjectSummary"];
+    expect(schemaMembers(summary.properties, summary.required)).toEqual(interfaceMembers(file, "ProjectSummary"));
+  });
+
+  it("enums list exactly the literal values the TypeScript types allow", () => {
+    const values = (token: string) => schema.types[token].enum.map((e: any) => e.value);
+    const literals = (member: string) => {
+      const decl = declarationNamed(source("provider/compute.ts"), "ComputeArgs", ts.isInterfaceDeclaration);
+      const m = decl.members.find((x) => x.name?.getText() === member) as ts.PropertySignature;
+      return [...m.type!.getText().matchAll(/"([^"]+)"/g)].map((x) => x[1]);
+    };
+    expect(values("neon:index:ComputeType")).toEqual(literals("type"));
+    expect(values("neon:index:PoolerMode")).toEqual(literals("poolerMode"));
+    expect(values("neon:index:Provisioner")).toEqual(literals("provisioner"));
+  });
+
+  it("every property is described", () => {
+    for (const spec of [compute.inputProperties, compute.properties, apiKey.inputProperties, apiKey.properties]) {
+      expectEveryDescribed(spec);
+    }
+    expectEveryDescribed(schema.config.variables);
+  });
+
+  it("the config variables are what sdk/config.ts reads, with its environment fallbacks and default URL", () => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, "sdk/config.ts"), "utf8");
+    const keys = [...text.matchAll(/fromPulumi\(pulumiConfig, "(\w+)"\)/g)].map((m) => m[1]);
+    const envs = [...text.matchAll(/env\.(NEON_\w+)/g)].map((m) => m[1]);
+    const variables = schema.config.variables;
+    expect(Object.keys(variables).sort()).toEqual([...keys].sort());
+    expect(keys.map((k) => variables[k].defaultInfo.environment[0])).toEqual(envs);
+    expect(text).toContain(`DEFAULT_API_URL = "${variables.apiUrl.default}"`);
+  });
+
+  it("marks the secrets: the apiKey config and ApiKey.key, which the class registers as a secret output", async () => {
+    expect(schema.config.variables.apiKey.secret).toBe(true);
+    expect(schema.config.variables.apiUrl.secret).toBeUndefined();
+    const secretOutputs = (spec: any) =>
+      Object.entries(spec.properties)
+        .filter(([, p]: [string, any]) => p.secret)
+        .map(([name]) => name);
+    expect(secretOutputs(apiKey)).toEqual(["key"]);
+    expect(secretOutputs(compute)).toEqual([]);
+    expect(await registeredSecretOutputs(() => new ApiKey("ci", { keyName: "ci" }))).toEqual(["key"]);
+    expect(await registeredSecretOutputs(() => new Compute("db", { projectId: "p", branchId: "br-x" }))).toEqual([]);
+  });
+});
