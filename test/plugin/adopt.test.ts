@@ -14,7 +14,9 @@ beforeAll(async () => {
   world = await startWorld();
   const api = new NeonClient({ apiKey: world.emulator.apiKey, apiUrl: world.emulator.baseUrl });
   mainBranch = (await api.branches.list(world.emulator.projectId)).find((b) => b.name === "main")!.id;
-  primaryId = (await api.endpoints.listForBranch(world.emulator.projectId, mainBranch)).find((c) => c.type === "read_write")!.id;
+  primaryId = (await api.endpoints.listForBranch(world.emulator.projectId, mainBranch)).find(
+    (c) => c.type === "read_write",
+  )!.id;
 });
 afterAll(() => world.stop());
 afterEach(() => {
@@ -27,7 +29,9 @@ const adopting = (args: Partial<ComputeArgs>) => () =>
 describe("adoptId", () => {
   it("refuses a compute that does not exist, naming adoptId", async () => {
     const result = await run(world.engine, adopting({ adoptId: "ep-nothing-000000" }));
-    expect(result.errors[0]?.message).toContain(`adoptId: compute ep-nothing-000000 does not exist in project ${world.emulator.projectId}`);
+    expect(result.errors[0]?.message).toContain(
+      `adoptId: compute ep-nothing-000000 does not exist in project ${world.emulator.projectId}`,
+    );
   });
 
   it("refuses to adopt what would need a replacement, naming the property", async () => {
@@ -40,7 +44,9 @@ describe("adoptId", () => {
     const result = await run(world.engine, adopting({ suspendTimeoutSeconds: 600 }));
     expect(result.errors).toEqual([]);
     expect(result.exports).toBe(primaryId);
-    expect(writes(world.requestsSince(mark))).toEqual([`PATCH /projects/${world.emulator.projectId}/endpoints/${primaryId}`]);
+    expect(writes(world.requestsSince(mark))).toEqual([
+      `PATCH /projects/${world.emulator.projectId}/endpoints/${primaryId}`,
+    ]);
     const again = world.mark();
     await run(world.engine, adopting({ suspendTimeoutSeconds: 600 }));
     expect(world.requestsSince(again)).toEqual([]);
