@@ -39,6 +39,11 @@ function program(primary: Partial<ComputeArgs>, replica?: Partial<ComputeArgs>) 
   };
 }
 
+/** The primary as declared from the restart-trigger step on: moved to staging, 2 CU, trigger "v2". */
+function movedAndTriggered(): Partial<ComputeArgs> {
+  return { branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2, restartTriggers: ["v2"] };
+}
+
 async function up(prog: () => unknown) {
   world.engine.steps = [];
   const mark = world.mark();
@@ -123,12 +128,7 @@ describe("Compute through the plugin", () => {
   });
 
   it("a type change replaces the compute, creating the new one before deleting the old", async () => {
-    const base = {
-      branchId: branches.staging,
-      autoscalingLimitMinCu: 2,
-      autoscalingLimitMaxCu: 2,
-      restartTriggers: ["v2"],
-    };
+    const base = movedAndTriggered();
     const oldReplica = world.engine.outputsOf(TYPE, "replica")?.endpointId;
     const { steps, requests } = await up(program(base, { type: "read_write", branchId: branches.dev }));
     expect(steps).toEqual(["delete-replaced replica", "replace replica", "same db"]);
@@ -143,13 +143,7 @@ describe("Compute through the plugin", () => {
     await api.endpoints.update(world.emulator.projectId, id, { endpoint: { suspend_timeout_seconds: 3600 } });
     await world.engine.refresh();
     expect(world.engine.outputsOf(TYPE, "db")!.suspendTimeoutSeconds).toBe(3600);
-    const base = {
-      branchId: branches.staging,
-      autoscalingLimitMinCu: 2,
-      autoscalingLimitMaxCu: 2,
-      restartTriggers: ["v2"],
-      suspendTimeoutSeconds: 300,
-    };
+    const base = { ...movedAndTriggered(), suspendTimeoutSeconds: 300 };
     const { steps } = await up(program(base, { type: "read_write", branchId: branches.dev }));
     expect(steps).toEqual(["same replica", "update db"]);
   });
@@ -159,13 +153,7 @@ describe("Compute through the plugin", () => {
     await api.endpoints.delete(world.emulator.projectId, id);
     await world.engine.refresh();
     expect(world.engine.outputsOf(TYPE, "replica")).toBeUndefined();
-    const base = {
-      branchId: branches.staging,
-      autoscalingLimitMinCu: 2,
-      autoscalingLimitMaxCu: 2,
-      restartTriggers: ["v2"],
-      suspendTimeoutSeconds: 300,
-    };
+    const base = { ...movedAndTriggered(), suspendTimeoutSeconds: 300 };
     const { steps } = await up(program(base, { type: "read_write", branchId: branches.dev }));
     expect(steps).toEqual(["create replica", "same db"]);
   });
