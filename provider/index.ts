@@ -3,4 +3,11 @@
  */
 export { ApiKey, ApiKeyArgs } from "./api-key";
 export { Compute, ComputeArgs } from "./compute";
-export { getProjects, getProjectsOutput, GetProjectsArgs, GetProjectsResult, ProjectSummary } from "./projects";
+export {
+  getProjects,
+  getProjectsOutput,
+  GetProjectsArgs,
+  GetProjectsOutputArgs,
+  GetProjectsResult,
+  ProjectSummary,
+} from "./projects";

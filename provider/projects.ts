@@ -43,9 +43,15 @@ export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjec
   return { projects: projects.map(toSummary) };
 }
 
+/** The arguments of getProjectsOutput: each may be an Output. */
+export interface GetProjectsOutputArgs {
+  search?: pulumi.Input<string>;
+  orgId?: pulumi.Input<string>;
+}
+
 /** getProjects for inputs that are Outputs. */
-export function getProjectsOutput(args: pulumi.Input<GetProjectsArgs> = {}): pulumi.Output<GetProjectsResult> {
-  return pulumi.output(args).apply((resolved) => getProjects(resolved as GetProjectsArgs));
+export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Output<GetProjectsResult> {
+  return pulumi.output(args).apply((resolved) => getProjects(resolved));
 }
 
 function toSummary(project: Record<string, unknown>): ProjectSummary {
