@@ -54,12 +54,15 @@ async function failedCreate(inputs: Props, error: unknown, attempt: number): Pro
   throw error;
 }
 
-/** The compute's outputs as it is now; the inputs and its id when it cannot be read. */
+/**
+ * The compute's outputs as it is now; when it cannot be read, the inputs with the service's defaults filled in
+ * (a missing `type` would otherwise read as a change of type, and the next `up` would replace the compute).
+ */
 async function currentOutputs(projectId: string, id: string, inputs: Props): Promise<Props> {
   try {
     return toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, inputs);
   } catch {
-    return { ...inputs, endpointId: id };
+    return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
   }
 }
 
