@@ -62,8 +62,13 @@ async function currentOutputs(projectId: string, id: string, inputs: Props): Pro
   try {
     return toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, inputs);
   } catch {
-    return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
+    return unreadOutputs(id, inputs);
   }
+}
+
+/** Outputs for a compute that exists but could not be read: never different from `inputs` in what replaces. */
+export function unreadOutputs(id: string, inputs: Props): Props {
+  return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
 }
 
 /** The compute a lost create made: on the branch, of our type and sizes, created since we sent, not claimed. */

@@ -70,20 +70,6 @@ describe("Compute under faults, through the plugin", () => {
     await world.engine.destroy();
   });
 
-  it("a compute that failed to start and could not be read back is updated next time, not replaced", async () => {
-    world.emulator.operations.failNext({ action: "start_compute" });
-    world.emulator.faults.add({ method: "GET", path: /^\/projects\/[^/]+\/endpoints\/ep-/, kind: "500", times: 3 });
-    const first = await run(world.engine, replica());
-    expect(first.errors[0]?.message).toMatch(/exists but is not ready/);
-    world.emulator.faults.clear();
-    world.engine.errors = [];
-    world.engine.steps = [];
-    const second = await run(world.engine, replica());
-    expect(second.errors).toEqual([]);
-    expect(world.engine.steps.map((step) => step.op)).toEqual(["update"]);
-    await world.engine.destroy();
-  });
-
   it("a delete whose response is lost still ends with the compute gone", async () => {
     await run(world.engine, replica());
     world.emulator.faults.add({ method: "DELETE", path: "/endpoints/", kind: "ambiguous", times: 1 });
