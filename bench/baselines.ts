@@ -48,7 +48,8 @@ export const OFFICIAL_SDK: Strategy = {
   name: "official SDK (jitter 250 ms–10 s)",
   retries: 8,
   retryable: (s) => s === 423 || s === 429 || s === 503,
-  delayMs: (attempt, retryAfterS) => retryAfterS !== undefined ? retryAfterS * 1000 : Math.random() * Math.min(10_000, 250 * 2 ** attempt),
+  delayMs: (attempt, retryAfterS) =>
+    retryAfterS !== undefined ? retryAfterS * 1000 : Math.random() * Math.min(10_000, 250 * 2 ** attempt),
   pollMs: 1000,
   waitTimeoutMs: 300_000,
 };
@@ -113,7 +114,12 @@ function httpFor(emulator: Emulator): AxiosInstance {
 }
 
 /** The same work as ours (create, resize, destroy `computes` computes, `parallel` at a time) with a peer's strategy. */
-export async function runBaseline(emulator: Emulator, strategy: Strategy, config: BenchConfig, computes: number): Promise<RunResult> {
+export async function runBaseline(
+  emulator: Emulator,
+  strategy: Strategy,
+  config: BenchConfig,
+  computes: number,
+): Promise<RunResult> {
   const http = httpFor(emulator);
   const peer = new Peer(http, strategy, config);
   const project = projectId(0);
@@ -122,13 +128,20 @@ export async function runBaseline(emulator: Emulator, strategy: Strategy, config
   const size = (cu: number) => ({ autoscaling_limit_min_cu: cu, autoscaling_limit_max_cu: cu });
   const body = { endpoint: { branch_id: branchId(0), type: "read_only", ...size(0.25) } };
   const stages: ((i: number) => Promise<unknown> | undefined)[] = [
-    async (i) => (ids[i] = (await peer.change("POST", project, `/projects/${project}/endpoints`, body)).data.endpoint.id),
-    (i) => (ids[i] ? peer.change("PATCH", project, `/projects/${project}/endpoints/${ids[i]}`, { endpoint: size(0.5) }) : undefined),
+    async (i) =>
+      (ids[i] = (await peer.change("POST", project, `/projects/${project}/endpoints`, body)).data.endpoint.id),
+    (i) =>
+      ids[i]
+        ? peer.change("PATCH", project, `/projects/${project}/endpoints/${ids[i]}`, { endpoint: size(0.5) })
+        : undefined,
     (i) => (ids[i] ? peer.change("DELETE", project, `/projects/${project}/endpoints/${ids[i]}`) : undefined),
   ];
   let failed = 0;
   for (const stage of stages) {
-    const results = await pool(config.parallel, ids.map((_, i) => async () => stage(i)));
+    const results = await pool(
+      config.parallel,
+      ids.map((_, i) => async () => stage(i)),
+    );
     failed += results.filter((r) => r.status === "rejected").length;
   }
   const notCreated = ids.filter((id) => id === undefined).length;

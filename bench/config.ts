@@ -11,7 +11,7 @@ export interface BenchConfig {
   operationMs: number;
   /** Service seconds per real second. */
   timeScale: number;
-  /** Real ms the emulator adds before every response. */
+  /** Service ms of a request's round trip; the emulator adds latencyMs / timeScale real ms before each response. */
   latencyMs: number;
   /** Parallel resource steps, as `pulumi up --parallel`. */
   parallel: number;
@@ -34,7 +34,7 @@ export interface BenchConfig {
 export const FULL: BenchConfig = {
   operationMs: 1000,
   timeScale: 4,
-  latencyMs: 25,
+  latencyMs: 40,
   parallel: 10,
   runs: 3,
   computes: 20,

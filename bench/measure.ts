@@ -11,6 +11,8 @@ export interface RunResult {
   changes: number;
   /** Highest number of requests the emulator received in any one real second. */
   peakPerSecond: number;
+  /** Wall time of each stage (create, resize, destroy), when measured per stage. */
+  stagesMs?: number[];
 }
 
 /** Counts the emulator's requests between `start()` and `finish()`. */

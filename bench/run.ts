@@ -1,19 +1,115 @@
-import { parseArgs, limitMs, minimumRequests } from "./config";
-import { runOurs } from "./ours";
-import { runBaseline, BASELINES } from "./baselines";
-import { captureInputs, emulatorFor } from "./world";
+/**
+ * `npm run bench`: measures speed and cost of the provider against the emulator, beside the peers' strategies and
+ * the limit set by the service, prints one table, writes bench/results.md and bench/results.svg, and exits 1 when
+ * a target is missed. `--quick` for a short run; `--runs N`, `--time-scale S`, `--latency MS` override.
+ */
+import { writeFileSync } from "fs";
+import * as path from "path";
+import { BenchConfig, limitMs, parseArgs, phaseMs, real } from "./config";
+import { RunResult } from "./measure";
+import { chart, Row, Series, table } from "./report";
+import {
+  BASELINES,
+  baselineRuns,
+  manyProjects,
+  oneProjectRows,
+  oursRuns,
+  scalingRows,
+  staticFigures,
+} from "./sections";
+import { Strategy } from "./baselines";
+import { summarize } from "./stats";
+import { captureInputs } from "./world";
 
-async function main() {
-  const config = parseArgs(process.argv.slice(2));
-  const captured = await captureInputs();
-  const emulator = await emulatorFor(config, 10);
-  const n = config.computes;
-  const ours = await runOurs(emulator, captured, config, { projects: 1, perProject: n, parallel: config.parallel });
-  console.log("ours", ours.wallMs / limitMs(config, n), ours.requests / minimumRequests(n), JSON.stringify(ours));
-  if (process.argv.includes("--baselines")) for (const b of BASELINES) {
-    const r = await runBaseline(emulator, b, config, n);
-    console.log(b.name, r.wallMs / limitMs(config, n), r.requests / minimumRequests(n), JSON.stringify(r));
-  }
-  await emulator.close();
+const COLORS = ["#d62728", "#ff7f0e", "#9467bd"];
+
+function header(config: BenchConfig): string {
+  return [
+    `Emulator: operations of ${config.operationMs} ms service time per phase (a create: 1 phase; a resize of a running compute: 3; a delete: none),`,
+    `request round trip ${config.latencyMs} ms service time, the service's rate limits on (700/min per account, 40/s per route).`,
+    `Service time runs ${config.timeScale}× faster than real time (an operation phase takes ${phaseMs(config)} ms real, a round trip ${Math.round(real(config, config.latencyMs))} ms real);`,
+    `the peers' fixed delays and poll intervals are divided by the same factor, so their ratios to the operations are faithful.`,
+    `Our client's own constants (rate limiter 10/s burst 20, first poll 100 ms) are NOT scaled: in service time they are ${config.timeScale}× stricter than in reality.`,
+    `Ours runs through the real dynamic-provider plugin over gRPC (a fresh plugin per stage, as each \`pulumi up\`), ${config.parallel} steps at a time;`,
+    `the limit is the sum of the operations' durations of one project; minimum requests = one write per change + one poll per change that starts operations.`,
+    `Medians over ${config.runs} runs (min–max in brackets)${config.quick ? " — QUICK RUN" : ""}.`,
+  ].join("\n");
 }
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+
+async function scenarioOne(config: BenchConfig, captured: Awaited<ReturnType<typeof captureInputs>>) {
+  const sizes = [...new Set([...config.scaling, config.computes])].sort((a, b) => a - b);
+  const ours = new Map<number, RunResult[]>();
+  const baselines = new Map<Strategy, Map<number, RunResult[]>>(BASELINES.map((s) => [s, new Map()]));
+  for (const n of sizes) {
+    log(`ours: ${n} computes`);
+    ours.set(n, await oursRuns(config, captured, n, n > config.computes ? Math.max(1, config.runs - 1) : config.runs));
+    if (n > config.computes) continue;
+    for (const strategy of BASELINES) {
+      log(`${strategy.name}: ${n} computes`);
+      baselines.get(strategy)!.set(n, await baselineRuns(config, strategy, n, n === config.computes ? config.runs : 1));
+    }
+  }
+  return { ours, baselines };
+}
+
+function chartOf(config: BenchConfig, one: Awaited<ReturnType<typeof scenarioOne>>): string {
+  const med = (runs: RunResult[]) => summarize(runs.map((r) => r.wallMs / 1000)).median;
+  const sizes = [...one.ours.keys()];
+  const series: Series[] = [
+    {
+      name: "limit (sum of operations)",
+      color: "#888",
+      dashed: true,
+      points: sizes.map((x) => ({ x, y: limitMs(config, x) / 1000 })),
+    },
+    { name: "ours (plugin over gRPC)", color: "#1f77b4", points: sizes.map((x) => ({ x, y: med(one.ours.get(x)!) })) },
+  ];
+  BASELINES.forEach((s, i) => {
+    const points = [...one.baselines.get(s)!].map(([x, runs]) => ({
+      x,
+      y: med(runs),
+      failed: Math.max(...runs.map((r) => r.failed)),
+    }));
+    series.push({ name: s.name, color: COLORS[i], points });
+  });
+  return chart(`Create + resize + destroy N computes of one project, ${config.parallel} in parallel`, series);
+}
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function main(): Promise<number> {
+  const config = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  const captured = await captureInputs();
+  const one = await scenarioOne(config, captured);
+  const baselinesAt = new Map([...one.baselines].map(([s, bySize]) => [s, bySize.get(config.computes)!]));
+  const rows: Row[] = oneProjectRows(config, one.ours.get(config.computes)!, baselinesAt);
+  log("many projects");
+  rows.push(...(await manyProjects(config, captured)));
+  log("state size, preview, plugin start");
+  rows.push(...(await staticFigures(config, captured)));
+  rows.push(...scalingRows(config, one.ours));
+  const minutes = ((performance.now() - started) / 60000).toFixed(1);
+  const text = `${header(config)}\n\n${table(rows)}\n\nMeasured in one run of ${minutes} min on this machine (node ${process.version}).\n`;
+  process.stdout.write(text);
+  const dir = path.resolve(__dirname, "../../bench");
+  writeFileSync(
+    path.join(dir, "results.md"),
+    `# Bench results\n\n${text}\n![wall time against computes](results.svg)\n`,
+  );
+  writeFileSync(path.join(dir, "results.svg"), chartOf(config, one));
+  const missed = rows.filter((r) => r.pass === false);
+  if (missed.length > 0)
+    process.stdout.write(`\nMISSED: ${missed.map((r) => `${r.section} ${r.figure}`).join("; ")}\n`);
+  return missed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(2);
+  },
+);

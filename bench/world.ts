@@ -8,9 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { Emulator, Fixture, startEmulator } from "../emulator";
 import { ApiKey, Compute } from "../provider";
 import { Plugin, Props } from "../test/harness/plugin";
-import { BenchConfig } from "./config";
+import { BenchConfig, real } from "./config";
 
-/* eslint-disable @typescript-eslint/no-require-imports */
 const settings = require("@pulumi/pulumi/runtime/settings");
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -35,7 +34,7 @@ export function emulatorFor(config: BenchConfig, projects: number): Promise<Emul
   return startEmulator({
     operationDurationMs: config.operationMs,
     timeScale: config.timeScale,
-    latencyMs: config.latencyMs,
+    latencyMs: Math.round(real(config, config.latencyMs)),
     fixture: fixture(projects),
   });
 }

@@ -43,12 +43,30 @@ describe("checkComputeInputs", () => {
     ).toContain(reason);
   });
 
+  it.each([
+    [{ autoscalingLimitMaxCu: 10 }, "autoscalingLimitMinCu"],
+    [{ autoscalingLimitMinCu: 4 }, "autoscalingLimitMaxCu"],
+  ])("refuses one size without the other (%o): the service checks them as a pair", (sizes, missing) => {
+    expect(reasonFor({ ...valid, ...sizes }, missing)).toContain("checked as a pair");
+  });
+
+  it("refuses restartTriggers that is not a list", () => {
+    expect(reasonFor({ ...valid, restartTriggers: "v1" }, "restartTriggers")).toContain("must be a list");
+  });
+
   it("accepts autoscaling within 8 CU up to 16", () => {
     expect(checkComputeInputs({ ...valid, autoscalingLimitMinCu: 8, autoscalingLimitMaxCu: 16 })).toEqual([]);
   });
 
   it("lets values unknown during preview pass", () => {
-    expect(checkComputeInputs({ projectId: UNKNOWN, branchId: UNKNOWN, autoscalingLimitMinCu: UNKNOWN })).toEqual([]);
+    expect(
+      checkComputeInputs({
+        projectId: UNKNOWN,
+        branchId: UNKNOWN,
+        autoscalingLimitMinCu: UNKNOWN,
+        autoscalingLimitMaxCu: 2,
+      }),
+    ).toEqual([]);
   });
 
   it("refuses a property Compute does not have, listing the known ones", () => {

@@ -31,6 +31,8 @@ const isSuspendTimeout: Validator = (v) =>
     ? undefined
     : `must be -1 (never suspend), 0 (the default, 300 s) or a whole number of seconds from 60 to 604800 (7 days); got ${describe(v)}`;
 
+const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);
+
 /** One validator per input property: the table users read in the README. */
 export const COMPUTE_RULES: Record<string, Validator> = {
   projectId: required(isString, matches(/^[a-z0-9-]{1,60}$/, "a project id (lowercase letters, digits and '-')")),
@@ -47,9 +49,10 @@ export const COMPUTE_RULES: Record<string, Validator> = {
   provisioner: optional(oneOf(["k8s-pod", "k8s-neonvm"])),
   name: optional(isString, lengthBetween(1, 64)),
   regionId: optional(isString, matches(/^[a-z0-9-]{1,64}$/, "a region id such as aws-us-east-2")),
-  restartTriggers: optional(),
+  restartTriggers: optional(isList),
   adoptId: optional(isString, matches(/^ep-[a-z0-9-]{1,60}$/, "a compute id starting with 'ep-'")),
   resourceName: optional(isString),
+  ownerTag: optional(isString, matches(/^[0-9a-f]{12}$/, "12 hexadecimal digits (set by the Compute class)")),
 };
 
 /** Validates Compute inputs; returns the failures, each naming its property. */
@@ -68,6 +71,19 @@ export function checkComputeInputs(news: Record<string, unknown>): CheckFailure[
 function checkSizePair(news: Record<string, unknown>): CheckFailure[] {
   const min = news.autoscalingLimitMinCu;
   const max = news.autoscalingLimitMaxCu;
+  if (isUnknown(min) || isUnknown(max)) return [];
+  if ((min === undefined) !== (max === undefined)) {
+    const [missing, given] =
+      min === undefined
+        ? ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"]
+        : ["autoscalingLimitMaxCu", "autoscalingLimitMinCu"];
+    return [
+      {
+        property: missing,
+        reason: `must be set with ${given}: the sizes are checked as a pair (set both equal for a fixed size)`,
+      },
+    ];
+  }
   if (typeof min !== "number" || typeof max !== "number") return [];
   if (!ALLOWED_SIZES.includes(min) || !ALLOWED_SIZES.includes(max)) return [];
   const problem = sizePairProblem(min, max);

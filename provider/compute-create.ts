@@ -11,6 +11,7 @@ import { ApiEndpoint, toCreateBody, toOutputs } from "./compute-mapping";
 import { planComputeChange } from "./compute-diff";
 import { describeBranchConflict, patchCompute } from "./compute-patch";
 import { errorKind, ResourceInitError } from "./errors";
+import { claimed, findLeftBehind, withOwnerName } from "./compute-owner";
 import { client } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -18,15 +19,14 @@ type Props = Record<string, unknown>;
 /** How far the service's clock may lag ours when recognising a compute created by a lost request. */
 const CLOCK_SKEW_MS = 30_000;
 
-/** Computes this process created or adopted: never taken for another resource's lost create. */
-const claimed = new Set<string>();
-
 export async function createCompute(inputs: Props, attempt = 1): Promise<ApiEndpoint> {
   const projectId = String(inputs.projectId);
+  const leftBehind = attempt === 1 ? await findLeftBehind(inputs) : undefined;
+  if (leftBehind) return adoptExisting(leftBehind as ApiEndpoint, inputs);
   const sentAt = Date.now();
   try {
     const recover = () => findOwnCompute(inputs, sentAt);
-    const { endpoint } = await client().endpoints.create(projectId, toCreateBody(inputs), { recover });
+    const { endpoint } = await client().endpoints.create(projectId, toCreateBody(withOwnerName(inputs)), { recover });
     claimed.add(endpoint.id);
     return endpoint as ApiEndpoint;
   } catch (error) {
@@ -74,7 +74,7 @@ export function unreadOutputs(id: string, inputs: Props): Props {
 /** The compute a lost create made: on the branch, of our type and sizes, created since we sent, not claimed. */
 async function findOwnCompute(inputs: Props, sentAt: number): Promise<Endpoint | undefined> {
   const computes = await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId));
-  const body: Record<string, unknown> = toCreateBody(inputs).endpoint;
+  const body: Record<string, unknown> = toCreateBody(withOwnerName(inputs)).endpoint;
   return computes
     .filter((c) => !claimed.has(c.id) && Date.parse(String(c.created_at)) >= sentAt - CLOCK_SKEW_MS)
     .filter((c) =>
@@ -90,19 +90,23 @@ async function findOwnCompute(inputs: Props, sentAt: number): Promise<Endpoint |
  * refuses what cannot change in place, and PATCHes what differs from the program.
  */
 export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
-  const projectId = String(inputs.projectId);
-  const id = String(inputs.adoptId);
-  const existing = await getForAdoption(projectId, id);
+  const existing = await getForAdoption(String(inputs.projectId), String(inputs.adoptId));
+  return adoptExisting(existing, inputs);
+}
+
+/** Refuses what cannot change in place, claims the compute, and PATCHes what differs from the program. */
+async function adoptExisting(existing: ApiEndpoint, inputs: Props): Promise<ApiEndpoint> {
   const current = toOutputs(existing, inputs);
   const plan = planComputeChange(current, inputs);
   if (plan.replaces.length > 0) {
     const why = plan.replaces.map((p) => `${p} is ${String(current[p])} but the program says ${String(inputs[p])}`);
     throw new Error(
-      `adoptId: compute ${id} cannot be adopted as declared: ${why.join("; ")} (these cannot change in place)`,
+      `adoptId: compute ${existing.id} cannot be adopted as declared: ${why.join("; ")} (these cannot change in place)`,
     );
   }
-  claimed.add(id);
-  return plan.patch.length > 0 ? patchCompute(projectId, id, inputs, plan.patch) : existing;
+  claimed.add(existing.id);
+  const projectId = String(inputs.projectId);
+  return plan.patch.length > 0 ? patchCompute(projectId, existing.id, inputs, plan.patch) : existing;
 }
 
 async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoint> {

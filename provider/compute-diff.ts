@@ -28,6 +28,7 @@ export const COMPUTE_DIFF_RULES: Record<string, ChangeKind> = {
   name: "patch",
   restartTriggers: "trigger",
   resourceName: "record",
+  ownerTag: "record",
   adoptId: "record",
 };
 

@@ -56,7 +56,9 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
     endpoint ??= (await client().endpoints.get(projectId, id)) as ApiEndpoint;
     return { outs: toOutputs(endpoint, news) };
   } catch (error) {
-    throw await withCurrentState(projectId, id, news, error);
+    // The restart comes last: after any failure it did not finish, so the old triggers are what stands.
+    const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
+    throw await withCurrentState(projectId, id, recorded, error);
   }
 }
 

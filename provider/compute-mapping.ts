@@ -40,7 +40,7 @@ const OUTPUT_FIELDS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Inputs the provider keeps in outputs as given (the service knows nothing of them). */
-const CARRIED_INPUTS = ["restartTriggers", "resourceName", "adoptId"];
+const CARRIED_INPUTS = ["restartTriggers", "resourceName", "ownerTag", "adoptId"];
 
 export type ApiEndpoint = Record<string, unknown> & { id: string; host: string };
 type Props = Record<string, unknown>;

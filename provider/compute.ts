@@ -5,6 +5,7 @@
  * state. It holds no API logic, no client and no secret: each method loads the installed implementation
  * by package name at call time, so the state stays small and old state runs new code.
  */
+import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 
 /** Inputs of a Compute. Sizes are in compute units (CU): 0.25, 0.5, 1..16, even 18..56. */
@@ -74,7 +75,16 @@ export const COMPUTE_OUTPUTS = [
   "computeReleaseVersion",
   "maxConnections",
   "resourceName",
+  "ownerTag",
 ] as const;
+
+/**
+ * A short, stable identity of a resource within its project and stack. It names the compute when the program
+ * does not, so that a compute created by a run that was interrupted is recognised by the next run.
+ */
+function ownerTagOf(name: string): string {
+  return createHash("sha256").update(`${pulumi.getProject()}/${pulumi.getStack()}/${name}`).digest("hex").slice(0, 12);
+}
 
 /**
  * A compute endpoint on a branch. See the README's diff table for which changes replace, restart or
@@ -117,9 +127,12 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly maxConnections: pulumi.Output<number>;
   /** The Pulumi name of this resource, used in messages such as the restart warning. */
   declare readonly resourceName: pulumi.Output<string>;
+  /** Identifies this resource's compute on the service (its name is `pulumi-<ownerTag>` when `name` is not set). */
+  declare readonly ownerTag: pulumi.Output<string>;
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = Object.fromEntries(COMPUTE_OUTPUTS.map((key) => [key, undefined]));
-    super(computeProvider, name, { ...outputs, ...args, resourceName: name }, opts, "neon", "Compute");
+    const props = { ...outputs, ...args, resourceName: name, ownerTag: ownerTagOf(name) };
+    super(computeProvider, name, props, opts, "neon", "Compute");
   }
 }

@@ -111,7 +111,11 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
 
 function operationsReader(ctx: ClientContext) {
   const api = new OperationsApi(ctx);
-  return { get: (projectId: string, id: string) => api.get(projectId, id) };
+  // list: a batch of operations (a resize starts three) is read with one request instead of one per operation
+  return {
+    get: (projectId: string, id: string) => api.get(projectId, id),
+    list: (projectId: string) => api.list(projectId),
+  };
 }
 
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {

@@ -1,6 +1,15 @@
 import { NeonError } from "./errors";
 import { Operation } from "./schemas";
-import { DEFAULT_WAIT_POLICY, isDone, isFailed, nextIntervalMs, waitForOperations } from "./wait";
+import {
+  DEFAULT_WAIT_POLICY,
+  DurationModel,
+  isDone,
+  isFailed,
+  nextIntervalMs,
+  PollSchedule,
+  shapeOf,
+  waitForOperations,
+} from "./wait";
 
 function op(id: string, status: string, extra: Partial<Operation> = {}): Operation {
   const at = "2024-01-01T00:00:00Z";
@@ -33,27 +42,28 @@ function scripted(script: Record<string, string[]>, extra: Partial<Operation> = 
   return { reader, polls };
 }
 
-const fast = { initialIntervalMs: 1, maxIntervalMs: 4, timeoutMs: 2000 };
+// each test learns in its own model: the process-wide one would carry durations from test to test
+const fast = () => ({ initialIntervalMs: 1, maxIntervalMs: 4, timeoutMs: 2000, model: new DurationModel() });
 
 describe("waitForOperations", () => {
   it("polls until every operation is finished or skipped, and returns the final records", async () => {
     const { reader, polls } = scripted({ a: ["running", "finished"], b: ["scheduling", "running", "skipped"] });
-    const result = await waitForOperations(reader, "p", [op("a", "running"), op("b", "scheduling")], fast);
+    const result = await waitForOperations(reader, "p", [op("a", "running"), op("b", "scheduling")], fast());
     expect(result.map((o) => o.status)).toEqual(["finished", "skipped"]);
     expect(polls.filter((id) => id === "b")).toHaveLength(3);
   });
   it("does not poll operations that are already done", async () => {
     const { reader, polls } = scripted({});
-    await waitForOperations(reader, "p", [op("a", "finished")], fast);
+    await waitForOperations(reader, "p", [op("a", "finished")], fast());
     expect(polls).toEqual([]);
   });
   it("keeps waiting through unknown statuses", async () => {
     const { reader } = scripted({ a: ["pondering", "finished"] });
-    await expect(waitForOperations(reader, "p", [op("a", "running")], fast)).resolves.toHaveLength(1);
+    await expect(waitForOperations(reader, "p", [op("a", "running")], fast())).resolves.toHaveLength(1);
   });
   it.each(["failed", "error", "cancelled"])("a %s operation rejects with its id, action and error", async (status) => {
     const { reader } = scripted({ a: ["running", status] }, { error: "compute failed to start" });
-    const run = waitForOperations(reader, "p", [op("a", "running")], fast);
+    const run = waitForOperations(reader, "p", [op("a", "running")], fast());
     await expect(run).rejects.toMatchObject({
       kind: "operation_failed",
       operation: { id: "a", action: "start_compute", status, error: "compute failed to start" },
@@ -63,7 +73,7 @@ describe("waitForOperations", () => {
   });
   it("times out naming what is still pending", async () => {
     const { reader } = scripted({ a: ["running"] });
-    const run = waitForOperations(reader, "p", [op("a", "running")], { ...fast, timeoutMs: 30 });
+    const run = waitForOperations(reader, "p", [op("a", "running")], { ...fast(), timeoutMs: 30 });
     await expect(run).rejects.toMatchObject({ kind: "wait_timeout", operation: { id: "a", status: "running" } });
     await expect(run).rejects.toThrow(/still pending: start_compute a \(running\)/);
   });
@@ -71,7 +81,7 @@ describe("waitForOperations", () => {
     const { reader } = scripted({ a: ["running"] });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    const run = waitForOperations(reader, "p", [op("a", "running")], { ...fast, signal: controller.signal });
+    const run = waitForOperations(reader, "p", [op("a", "running")], { ...fast(), signal: controller.signal });
     await expect(run).rejects.toBeInstanceOf(NeonError);
     await expect(run).rejects.toMatchObject({ kind: "cancelled" });
   });
@@ -90,5 +100,139 @@ describe("poll interval", () => {
     expect(
       ["running", "scheduling", "cancelling", "new"].some((s) => isDone({ status: s }) || isFailed({ status: s })),
     ).toBe(false);
+  });
+});
+
+describe("learned durations (DurationModel)", () => {
+  const policy = { ...DEFAULT_WAIT_POLICY, minIntervalMs: 5 };
+
+  it("knows nothing of a kind never seen, then expects the first wait's bracket middle", () => {
+    const model = new DurationModel();
+    expect(model.expectedMs("start_compute:running")).toBeUndefined();
+    model.observe("start_compute:running", { pendingAtMs: 100, doneAtMs: 300 });
+    expect(model.expectedMs("start_compute:running")).toBe(200);
+    expect(model.knownDoneMs("start_compute:running")).toBe(300);
+  });
+  it("bisects down to the real duration, then polls at the known end (no early polls)", () => {
+    const model = new DurationModel();
+    const real = 243;
+    model.observe("k", { pendingAtMs: 100, doneAtMs: 300 });
+    let early = 0;
+    for (let i = 0; i < 30; i++) {
+      const expected = model.expectedMs("k")!;
+      const done = expected >= real;
+      if (!done) early += 1;
+      model.observe(
+        "k",
+        done
+          ? { expectedMs: expected, pendingAtMs: 0, doneAtMs: expected }
+          : { expectedMs: expected, pendingAtMs: expected, doneAtMs: model.knownDoneMs("k")! },
+      );
+    }
+    expect(model.expectedMs("k")).toBeGreaterThanOrEqual(real);
+    expect(model.expectedMs("k")).toBeLessThanOrEqual(real * 1.04);
+    expect(early).toBeLessThan(10);
+  });
+  it("one stuck operation at most doubles the expectation (later waits do not sleep long)", () => {
+    const model = new DurationModel();
+    model.observe("k", { pendingAtMs: 0, doneAtMs: 200 });
+    model.observe("k", { expectedMs: 200, pendingAtMs: 60_000, doneAtMs: 60_100 });
+    expect(model.knownDoneMs("k")).toBe(400);
+  });
+  it("notices a service that got faster (a done batch below the bracket)", () => {
+    const model = new DurationModel();
+    model.observe("k", { pendingAtMs: 990, doneAtMs: 1000 });
+    model.observe("k", { expectedMs: 500, pendingAtMs: 0, doneAtMs: 500 });
+    expect(model.knownDoneMs("k")).toBe(500);
+    expect(model.expectedMs("k")).toBeLessThanOrEqual(500);
+  });
+  it("forgets the oldest kinds past its bound", () => {
+    const model = new DurationModel(2);
+    for (const k of ["a", "b", "c"]) model.observe(k, { pendingAtMs: 0, doneAtMs: 10 });
+    expect(model.expectedMs("a")).toBeUndefined();
+    expect(model.expectedMs("c")).toBeDefined();
+  });
+  it("names a batch by its actions and statuses", () => {
+    const ops = [op("a", "running", { action: "apply_config" }), op("b", "scheduling", { action: "start_compute" })];
+    expect(shapeOf(ops)).toBe("apply_config:running,start_compute:scheduling");
+  });
+  it("schedule: unknown kind = the classic growing intervals", () => {
+    const s = new PollSchedule(policy);
+    expect([0, 0, 0, 0].map(() => s.next(0))).toEqual([100, 150, 225, 338]);
+  });
+  it("schedule: known kind = the expectation, then until known done, then short growing intervals", () => {
+    const s = new PollSchedule(policy, 400, 460);
+    expect(s.next(0)).toBe(400);
+    expect(s.next(420)).toBe(40);
+    expect(s.next(470)).toBe(30);
+    const late = new PollSchedule(policy, 400, 400);
+    late.next(0);
+    expect(late.next(430)).toBe(20); // a twentieth of the expectation when the known end has passed
+  });
+});
+
+describe("waitForOperations with a model", () => {
+  it("a second wait of the same kind polls once, at the learned time", async () => {
+    const model = new DurationModel();
+    const polls: number[] = [];
+    const start = Date.now();
+    const endsAt = new Map<string, number>();
+    const reader = {
+      operations: {
+        get: async (_p: string, id: string) => {
+          polls.push(Date.now() - start);
+          return op(id, Date.now() >= endsAt.get(id)! ? "finished" : "running");
+        },
+      },
+    };
+    endsAt.set("a", Date.now() + 160);
+    await waitForOperations(reader, "p", [op("a", "running")], { model });
+    const coldPolls = polls.length;
+    endsAt.set("b", Date.now() + 160);
+    polls.length = 0;
+    await waitForOperations(reader, "p", [op("b", "running")], { model });
+    expect(coldPolls).toBeGreaterThan(1);
+    expect(polls.length).toBeLessThanOrEqual(2);
+  });
+  it("reads a batch with one list request when the reader can list", async () => {
+    const calls: string[] = [];
+    const reader = {
+      operations: {
+        get: async (_p: string, id: string) => (calls.push(`get ${id}`), op(id, "finished")),
+        list: async () => (calls.push("list"), [op("a", "finished"), op("b", "finished"), op("c", "finished")]),
+      },
+    };
+    const ops = [op("a", "running"), op("b", "scheduling"), op("c", "scheduling")];
+    const result = await waitForOperations(reader, "p", ops, fast());
+    expect(calls).toEqual(["list"]);
+    expect(result.map((o) => o.status)).toEqual(["finished", "finished", "finished"]);
+  });
+  it("falls back to get for an operation the list page does not show", async () => {
+    const calls: string[] = [];
+    const reader = {
+      operations: {
+        get: async (_p: string, id: string) => (calls.push(`get ${id}`), op(id, "finished")),
+        list: async () => (calls.push("list"), [op("a", "finished")]),
+      },
+    };
+    await waitForOperations(reader, "p", [op("a", "running"), op("b", "running")], fast());
+    expect(calls).toEqual(["list", "get b"]);
+  });
+  it("a failed operation seen in the list rejects", async () => {
+    const reader = {
+      operations: {
+        get: async (_p: string, id: string) => op(id, "running"),
+        list: async () => [op("a", "failed", { error: "boom" }), op("b", "scheduling")],
+      },
+    };
+    const run = waitForOperations(reader, "p", [op("a", "running"), op("b", "scheduling")], fast());
+    await expect(run).rejects.toMatchObject({ kind: "operation_failed", operation: { id: "a", error: "boom" } });
+  });
+  it("a learned first poll never outlives the timeout", async () => {
+    const model = new DurationModel();
+    model.observe("start_compute:running", { pendingAtMs: 0, doneAtMs: 60_000 });
+    const { reader } = scripted({ a: ["running"] });
+    const run = waitForOperations(reader, "p", [op("a", "running")], { timeoutMs: 30, model });
+    await expect(run).rejects.toMatchObject({ kind: "wait_timeout" });
   });
 });

@@ -2,6 +2,12 @@
  * Waiting for operations, with explicit budgets and cancellation. Prevents the peers' failures: not waiting at all
  * ("project locked" in CI), polling every 100 ms forever with no timeout, and reporting a failed operation as
  * success.
+ *
+ * Since changes of one project run one after another, every millisecond between an operation's end and the poll
+ * that sees it is added to the whole `pulumi up`, and every extra poll spends the account's request budget. So the
+ * wait learns, per kind of batch (its actions), how long such a batch takes in this process, sleeps until then,
+ * and polls shortly after when it was early (see `DurationModel`). A batch of several operations is read with one
+ * list request when the reader can list.
  */
 import { NeonError } from "./errors";
 import { sleep, throwIfAborted } from "./retry";
@@ -11,12 +17,14 @@ import { DONE_STATUSES, FAILED_STATUSES, Operation } from "./schemas";
 export interface WaitPolicy {
   /** Total budget of one wait. */
   timeoutMs: number;
-  /** First poll interval; short, since most operations take a second or two. */
+  /** First poll interval of a kind of batch never seen finish; short, since most take a second or two. */
   initialIntervalMs: number;
   /** Cap of the growing interval. */
   maxIntervalMs: number;
   /** Growth factor of the interval per poll round. */
   factor: number;
+  /** Floor of the interval after a learned first poll came too early. */
+  minIntervalMs: number;
 }
 
 /** 100 ms growing by 1.5 to 2 s; 5 minutes in all (Neon's SDK default). */
@@ -25,16 +33,85 @@ export const DEFAULT_WAIT_POLICY: WaitPolicy = {
   initialIntervalMs: 100,
   maxIntervalMs: 2_000,
   factor: 1.5,
+  minIntervalMs: 5,
 };
 
 export interface WaitOptions extends Partial<WaitPolicy> {
   signal?: AbortSignal;
+  /** Where durations are learned; default one model per process (shared by every client, as the project lock). */
+  model?: DurationModel;
 }
 
-/** Anything that can read one operation (a NeonClient). */
+/** Anything that can read one operation (a NeonClient); with `list`, a batch is read in one request. */
 export interface OperationReader {
-  operations: { get(projectId: string, operationId: string): Promise<Operation> };
+  operations: {
+    get(projectId: string, operationId: string): Promise<Operation>;
+    /** The project's most recent operations, newest first. */
+    list?(projectId: string): Promise<Operation[]>;
+  };
 }
+
+/** What one wait saw, in ms after its start: the last poll that found the batch pending, and the one that found it done. */
+export interface WaitSeen {
+  /** When the first poll was sent because the model expected the batch done then; undefined when it knew nothing. */
+  expectedMs?: number;
+  /** The last poll that saw something pending (0 when none did). */
+  pendingAtMs: number;
+  /** The poll that saw everything done. */
+  doneAtMs: number;
+}
+
+/**
+ * Learned durations, per kind of batch: how long after the start of a wait its operations are done, kept as a
+ * bracket: `lo` (a poll then saw them pending) and `hi` (a poll then saw them done). The first poll goes at `hi`
+ * once the bracket is narrow (within 3%), else at its middle (a bisection, so a cold start converges in a few
+ * waits); a poll that came early is followed by one at `hi`. Evidence against the bracket moves it (a done batch
+ * below `lo`, a pending one above `hi`), `hi` at most doubling at once (one stuck operation must not make every
+ * later wait sleep long), and `lo` sinks by 0.25% a wait, so a service that got faster is noticed. Bounded: the
+ * oldest kinds are forgotten past `maxKinds`.
+ */
+export class DurationModel {
+  private readonly kinds = new Map<string, { lo: number; hi: number }>();
+
+  constructor(private readonly maxKinds = 64) {}
+
+  /** When to poll first (ms after the wait starts); undefined for a kind never seen finish. */
+  expectedMs(shape: string): number | undefined {
+    const kind = this.kinds.get(shape);
+    if (!kind) return undefined;
+    return kind.hi - kind.lo <= Math.max(2, kind.hi * 0.03) ? kind.hi : Math.round((kind.lo + kind.hi) / 2);
+  }
+
+  /** When the batch is known done (ms after the wait starts): where a poll goes after an early first one. */
+  knownDoneMs(shape: string): number | undefined {
+    return this.kinds.get(shape)?.hi;
+  }
+
+  /** A wait ended: learn from when it saw the batch pending and done. */
+  observe(shape: string, seen: WaitSeen): void {
+    const kind = this.kinds.get(shape);
+    if (!kind || seen.expectedMs === undefined) return this.remember(shape, seen.pendingAtMs, seen.doneAtMs);
+    const done = Math.max(1, Math.min(seen.doneAtMs, kind.hi * 2));
+    kind.hi = seen.pendingAtMs >= kind.hi ? done : Math.min(kind.hi, done);
+    kind.lo = Math.min(Math.max(kind.lo, seen.pendingAtMs), kind.hi * 0.99);
+    kind.lo = Math.max(0, kind.lo - kind.hi * 0.0025);
+  }
+
+  private remember(shape: string, pendingAtMs: number, doneAtMs: number): void {
+    const hi = Math.max(1, doneAtMs);
+    this.kinds.delete(shape);
+    this.kinds.set(shape, { lo: Math.min(pendingAtMs, hi * 0.99), hi });
+    if (this.kinds.size > this.maxKinds) this.kinds.delete(this.kinds.keys().next().value!);
+  }
+}
+
+/** The kind of a batch: its operations' actions and statuses, in order ("apply_config:running,..."). */
+export function shapeOf(pending: readonly Pick<Operation, "action" | "status">[]): string {
+  return pending.map((op) => `${op.action}:${op.status}`).join(",");
+}
+
+/** The process-wide model: a `pulumi up` is one plugin process, so what its first changes teach serves the rest. */
+export const SHARED_MODEL = new DurationModel();
 
 /** True when the operation will not change any more and did its job. */
 export function isDone(operation: Pick<Operation, "status">): boolean {
@@ -52,6 +129,39 @@ export function nextIntervalMs(current: number, policy: WaitPolicy): number {
 }
 
 /**
+ * The sleeps before each poll. Unknown kind of batch: `initialIntervalMs` growing by `factor` to the cap. Known:
+ * first the expected duration; if that was early, next until the batch is known done (`knownDoneMs` after the
+ * start) or a short interval (a twentieth of the expectation, at least `minIntervalMs`), whichever is later; then
+ * growing the same way, so an early first poll costs little and a stuck operation is not polled in a tight loop.
+ */
+export class PollSchedule {
+  private polls = 0;
+  private interval: number;
+
+  constructor(
+    private readonly policy: WaitPolicy,
+    private readonly expectedMs?: number,
+    private readonly knownDoneMs?: number,
+  ) {
+    this.interval = policy.initialIntervalMs;
+  }
+
+  /** How long to sleep before the next poll, `elapsedMs` after the wait started. */
+  next(elapsedMs: number): number {
+    const n = this.polls++;
+    if (n === 0) return this.expectedMs ?? this.interval;
+    if (n === 1 && this.expectedMs !== undefined) {
+      const short = Math.max(this.policy.minIntervalMs, Math.round(this.expectedMs / 20));
+      this.interval = Math.min(this.policy.maxIntervalMs, short);
+      const untilDone = (this.knownDoneMs ?? 0) - elapsedMs;
+      return untilDone > 0 ? Math.max(this.policy.minIntervalMs, untilDone) : this.interval;
+    }
+    this.interval = nextIntervalMs(this.interval, this.policy);
+    return this.interval;
+  }
+}
+
+/**
  * Polls until every operation is `finished` or `skipped`, and resolves with their final records. A `failed`,
  * `error` or `cancelled` one rejects with kind `operation_failed` (id, action, status, error); running out of time
  * rejects with kind `wait_timeout` naming what is still pending.
@@ -63,21 +173,47 @@ export async function waitForOperations(
   options: WaitOptions = {},
 ): Promise<Operation[]> {
   const policy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options) };
-  const deadline = Date.now() + policy.timeoutMs;
+  const model = options.model ?? SHARED_MODEL;
+  const started = Date.now();
+  const deadline = started + policy.timeoutMs;
   const latest = new Map(operations.map((op) => [op.id, op]));
-  let interval = policy.initialIntervalMs;
+  const shape = shapeOf(settle(latest));
+  const expected = model.expectedMs(shape);
+  const schedule = new PollSchedule(policy, expected, model.knownDoneMs(shape));
+  const seen = { expectedMs: expected, pendingAtMs: 0, doneAtMs: 0 };
   for (let pending = settle(latest); pending.length > 0; pending = settle(latest)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw timeoutError(projectId, pending, policy.timeoutMs);
-    await sleep(Math.min(interval, remaining), options.signal);
-    interval = nextIntervalMs(interval, policy);
-    for (const op of pending) {
-      throwIfAborted(options.signal);
-      latest.set(op.id, await client.operations.get(projectId, op.id));
-      if (isFailed(latest.get(op.id)!)) break;
-    }
+    await sleep(Math.min(schedule.next(Date.now() - started), remaining), options.signal);
+    if (seen.doneAtMs > 0) seen.pendingAtMs = seen.doneAtMs;
+    seen.doneAtMs = Date.now() - started;
+    await pollOnce(client, projectId, pending, latest, options.signal);
   }
+  if (seen.doneAtMs > 0) model.observe(shape, seen);
   return [...latest.values()];
+}
+
+/** Reads the pending operations: one list request for a batch when possible, else one get each. */
+async function pollOnce(
+  client: OperationReader,
+  projectId: string,
+  pending: Operation[],
+  latest: Map<string, Operation>,
+  signal?: AbortSignal,
+): Promise<void> {
+  let missing = pending;
+  const list = client.operations.list;
+  if (pending.length > 1 && list) {
+    throwIfAborted(signal);
+    const byId = new Map((await list.call(client.operations, projectId)).map((op) => [op.id, op]));
+    for (const op of pending) if (byId.has(op.id)) latest.set(op.id, byId.get(op.id)!);
+    missing = pending.filter((op) => !byId.has(op.id));
+  }
+  for (const op of missing) {
+    throwIfAborted(signal);
+    latest.set(op.id, await client.operations.get(projectId, op.id));
+    if (isFailed(latest.get(op.id)!)) break;
+  }
 }
 
 /** The operations still to wait for; throws on the first failed one. */
@@ -111,7 +247,7 @@ function timeoutError(projectId: string, pending: Operation[], timeoutMs: number
 
 function definedOnly(options: WaitOptions): Partial<WaitPolicy> {
   const out: Partial<WaitPolicy> = {};
-  for (const key of ["timeoutMs", "initialIntervalMs", "maxIntervalMs", "factor"] as const) {
+  for (const key of ["timeoutMs", "initialIntervalMs", "maxIntervalMs", "factor", "minIntervalMs"] as const) {
     if (options[key] !== undefined) out[key] = options[key];
   }
   return out;

@@ -160,7 +160,10 @@ describe("Compute through the plugin", () => {
 
   it("check refuses bad input by property, and no request reaches the API", async () => {
     const mark = world.mark();
-    const result = await run(world.engine, program({ autoscalingLimitMinCu: 0.3, suspendTimeoutSeconds: 5 }));
+    const result = await run(
+      world.engine,
+      program({ autoscalingLimitMinCu: 0.3, autoscalingLimitMaxCu: 2, suspendTimeoutSeconds: 5 }),
+    );
     const failure = result.errors[0] as CheckFailedError;
     expect(failure).toBeInstanceOf(CheckFailedError);
     expect(failure.failures.map((f) => f.property).sort()).toEqual(["autoscalingLimitMinCu", "suspendTimeoutSeconds"]);

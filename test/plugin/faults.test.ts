@@ -70,6 +70,28 @@ describe("Compute under faults, through the plugin", () => {
     await world.engine.destroy();
   });
 
+  it("a restart whose operation fails is sent again by the next up", async () => {
+    const withTriggers = (value: string) => () =>
+      new Compute("replica", {
+        projectId: world.emulator.projectId,
+        branchId,
+        type: "read_only",
+        restartTriggers: [value],
+      }).id;
+    const { exports: id } = await run(world.engine, withTriggers("v1"));
+    world.emulator.operations.failNext({ action: "start_compute" });
+    const failed = await run(world.engine, withTriggers("v2"));
+    expect(failed.errors[0]?.message).toMatch(/start_compute/);
+    world.engine.errors = [];
+    const mark = world.mark();
+    const repaired = await run(world.engine, withTriggers("v2"));
+    expect(repaired.errors).toEqual([]);
+    expect(writes(world.requestsSince(mark))).toEqual([
+      `POST /projects/${world.emulator.projectId}/endpoints/${id}/restart`,
+    ]);
+    await world.engine.destroy();
+  });
+
   it("a delete whose response is lost still ends with the compute gone", async () => {
     await run(world.engine, replica());
     world.emulator.faults.add({ method: "DELETE", path: "/endpoints/", kind: "ambiguous", times: 1 });

@@ -50,11 +50,32 @@ async function auditComputes(rig: Rig, world: DeclaredWorld, result: AuditResult
         result.mismatches.push(`compute ${decl.name} (${resource?.id ?? "no id in state"}) is not on the service`);
         continue;
       }
-      const want = { branch_id: project.branches[decl.branch], type: decl.type, autoscaling_limit_min_cu: decl.min, autoscaling_limit_max_cu: decl.max };
-      const got = { branch_id: actual.branch_id, type: actual.type, autoscaling_limit_min_cu: actual.autoscaling_limit_min_cu, autoscaling_limit_max_cu: actual.autoscaling_limit_max_cu };
-      const said = { branch_id: outputs?.branchId, type: outputs?.type, autoscaling_limit_min_cu: outputs?.autoscalingLimitMinCu, autoscaling_limit_max_cu: outputs?.autoscalingLimitMaxCu };
-      if (JSON.stringify(got) !== JSON.stringify(want)) result.mismatches.push(`compute ${decl.name} ${actual.id} is ${JSON.stringify(got)}, declared ${JSON.stringify(want)}`);
-      if (JSON.stringify(said) !== JSON.stringify(got)) result.mismatches.push(`compute ${decl.name} ${actual.id}: state says ${JSON.stringify(said)}, service ${JSON.stringify(got)}`);
+      const want = {
+        branch_id: project.branches[decl.branch],
+        type: decl.type,
+        autoscaling_limit_min_cu: decl.min,
+        autoscaling_limit_max_cu: decl.max,
+      };
+      const got = {
+        branch_id: actual.branch_id,
+        type: actual.type,
+        autoscaling_limit_min_cu: actual.autoscaling_limit_min_cu,
+        autoscaling_limit_max_cu: actual.autoscaling_limit_max_cu,
+      };
+      const said = {
+        branch_id: outputs?.branchId,
+        type: outputs?.type,
+        autoscaling_limit_min_cu: outputs?.autoscalingLimitMinCu,
+        autoscaling_limit_max_cu: outputs?.autoscalingLimitMaxCu,
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        result.mismatches.push(
+          `compute ${decl.name} ${actual.id} is ${JSON.stringify(got)}, declared ${JSON.stringify(want)}`,
+        );
+      if (JSON.stringify(said) !== JSON.stringify(got))
+        result.mismatches.push(
+          `compute ${decl.name} ${actual.id}: state says ${JSON.stringify(said)}, service ${JSON.stringify(got)}`,
+        );
     }
     for (const extra of listed.filter((c) => !stateIds.has(c.id) && !project.fixtureComputes.includes(c.id))) {
       const copyOf = world.computes.find(
@@ -80,9 +101,11 @@ async function auditKeys(rig: Rig, world: DeclaredWorld, keyTag: string, result:
     const outputs = rig.engine.outputsOf(API_KEY, name) ?? {};
     const onService = listed.find((k) => String(k.id) === resource.id);
     if (!onService) result.lostKeys.push(`${name} (key id ${resource.id}) is in state but not listed`);
-    else if ((await statusWith(rig, String(outputs.key))) !== 200) result.lostKeys.push(`${name} (key id ${resource.id}): its secret does not work`);
+    else if ((await statusWith(rig, String(outputs.key))) !== 200)
+      result.lostKeys.push(`${name} (key id ${resource.id}): its secret does not work`);
     const decl = world.keys.find((k) => k.name === name);
-    if (decl && onService && onService.name !== decl.keyName) result.mismatches.push(`key ${name} is named ${onService.name}, declared ${decl.keyName}`);
+    if (decl && onService && onService.name !== decl.keyName)
+      result.mismatches.push(`key ${name} is named ${onService.name}, declared ${decl.keyName}`);
   }
   const stateIds = new Set(inState.map((r) => r.id));
   for (const key of listed.filter((k) => k.name.startsWith(`${keyTag}-`) && !stateIds.has(String(k.id)))) {
@@ -92,12 +115,16 @@ async function auditKeys(rig: Rig, world: DeclaredWorld, keyTag: string, result:
 
 /** The status of GET /api_keys made with `key`. */
 export async function statusWith(rig: Rig, key: string): Promise<number> {
-  const response = await axios.get(`${rig.emulator.baseUrl}/api_keys`, { headers: { Authorization: `Bearer ${key}` }, validateStatus: () => true });
+  const response = await axios.get(`${rig.emulator.baseUrl}/api_keys`, {
+    headers: { Authorization: `Bearer ${key}` },
+    validateStatus: () => true,
+  });
   return response.status;
 }
 
 /** Property names a message may point at. */
-const PROPERTIES = /\b(projectId|branchId|type|autoscalingLimit(Min|Max)Cu|suspendTimeoutSeconds|keyName|regionId|name|adoptId|restartTriggers)\b/;
+const PROPERTIES =
+  /\b(projectId|branchId|type|autoscalingLimit(Min|Max)Cu|suspendTimeoutSeconds|keyName|regionId|name|adoptId|restartTriggers)\b/;
 
 /**
  * Whether an error says what failed: a request (METHOD /path), an operation (its id or action), or a property.
@@ -107,7 +134,8 @@ export function unexplained(error: Error): string | undefined {
   const message = error.message ?? "";
   if (!message.trim()) return "empty message";
   if (/\b(GET|POST|PATCH|DELETE) \/\S+/.test(message)) return undefined;
-  if (/\boperations?\b/i.test(message) && /[0-9a-f]{8}-|start_compute|apply_config|suspend_compute/.test(message)) return undefined;
+  if (/\boperations?\b/i.test(message) && /[0-9a-f]{8}-|start_compute|apply_config|suspend_compute/.test(message))
+    return undefined;
   if (PROPERTIES.test(message)) return undefined;
   return `names no request, operation or property: ${message.slice(0, 300)}`;
 }

@@ -15,13 +15,20 @@ beforeAll(async () => {
 afterAll(() => rig?.stop());
 
 const cases = operationCases(TAG).flatMap((operation) =>
-  POINTS.filter((point) => applies(operation, point)).map((point) => ({ operation, point, label: `${operation.name}, ${point}` })),
+  POINTS.filter((point) => applies(operation, point)).map((point) => ({
+    operation,
+    point,
+    label: `${operation.name}, ${point}`,
+  })),
 );
 
 describe("a failure at every point of every operation", () => {
   it.each(cases)("$label: the next up converges and state agrees with the service", async ({ operation, point }) => {
     const result = await runPoint(rig, operation, point, TAG);
     const problems = pointProblems(result, point);
-    if (problems.length > 0) throw new Error(`${problems.join("\n")}\nwrites:\n${result.writes.join("\n")}\nerrors:\n${result.errors.map((e) => e.message).join("\n")}`);
+    if (problems.length > 0)
+      throw new Error(
+        `${problems.join("\n")}\nwrites:\n${result.writes.join("\n")}\nerrors:\n${result.errors.map((e) => e.message).join("\n")}`,
+      );
   });
 });

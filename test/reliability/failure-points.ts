@@ -26,7 +26,14 @@ export interface OperationCase {
 }
 
 const primary = (name: string, extra: Partial<ComputeDecl> = {}): ComputeDecl => ({
-  name, project: 0, branch: "dev", type: "read_write", min: 0.25, max: 1, trigger: 0, ...extra,
+  name,
+  project: 0,
+  branch: "dev",
+  type: "read_write",
+  min: 0.25,
+  max: 1,
+  trigger: 0,
+  ...extra,
 });
 const key = (name: string, keyName: string): KeyDecl => ({ name, keyName });
 const world = (computes: ComputeDecl[], keys: KeyDecl[] = []): DeclaredWorld => ({ computes, keys });
@@ -37,14 +44,53 @@ export function operationCases(tag: string): OperationCase[] {
   const ONE = /^\/projects\/[^/]+\/endpoints\/ep-[^/]+$/;
   const db = primary("db");
   return [
-    { name: "Compute create", before: world([]), after: world([db]), write: { method: "POST", path: ENDPOINTS }, action: "start_compute" },
-    { name: "Compute resize", before: world([db]), after: world([{ ...db, min: 1, max: 2 }]), write: { method: "PATCH", path: ONE }, action: "apply_config" },
-    { name: "Compute move", before: world([db]), after: world([{ ...db, branch: "staging" }]), write: { method: "PATCH", path: ONE }, action: "apply_config" },
-    { name: "Compute restart", before: world([db]), after: world([{ ...db, trigger: 1 }]), write: { method: "POST", path: /\/restart$/ }, action: "suspend_compute" },
+    {
+      name: "Compute create",
+      before: world([]),
+      after: world([db]),
+      write: { method: "POST", path: ENDPOINTS },
+      action: "start_compute",
+    },
+    {
+      name: "Compute resize",
+      before: world([db]),
+      after: world([{ ...db, min: 1, max: 2 }]),
+      write: { method: "PATCH", path: ONE },
+      action: "apply_config",
+    },
+    {
+      name: "Compute move",
+      before: world([db]),
+      after: world([{ ...db, branch: "staging" }]),
+      write: { method: "PATCH", path: ONE },
+      action: "apply_config",
+    },
+    {
+      name: "Compute restart",
+      before: world([db]),
+      after: world([{ ...db, trigger: 1 }]),
+      write: { method: "POST", path: /\/restart$/ },
+      action: "suspend_compute",
+    },
     { name: "Compute delete", before: world([db]), after: world([]), write: { method: "DELETE", path: ONE } },
-    { name: "ApiKey create", before: world([]), after: world([], [key("ci", `${tag}-a`)]), write: { method: "POST", path: /^\/api_keys$/ } },
-    { name: "ApiKey rotate", before: world([], [key("ci", `${tag}-a`)]), after: world([], [key("ci", `${tag}-b`)]), write: { method: "POST", path: /^\/api_keys$/ } },
-    { name: "ApiKey delete", before: world([], [key("ci", `${tag}-a`)]), after: world([]), write: { method: "DELETE", path: /^\/api_keys\/\d+$/ } },
+    {
+      name: "ApiKey create",
+      before: world([]),
+      after: world([], [key("ci", `${tag}-a`)]),
+      write: { method: "POST", path: /^\/api_keys$/ },
+    },
+    {
+      name: "ApiKey rotate",
+      before: world([], [key("ci", `${tag}-a`)]),
+      after: world([], [key("ci", `${tag}-b`)]),
+      write: { method: "POST", path: /^\/api_keys$/ },
+    },
+    {
+      name: "ApiKey delete",
+      before: world([], [key("ci", `${tag}-a`)]),
+      after: world([]),
+      write: { method: "DELETE", path: /^\/api_keys\/\d+$/ },
+    },
   ];
 }
 
@@ -93,25 +139,32 @@ export async function runPoint(rig: Rig, operation: OperationCase, point: Point,
 }
 
 function writesOf(rig: Rig, from: number): string[] {
-  return rig.emulator.requests.slice(from).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path} ${r.status}${r.fault ? ` (${r.fault})` : ""}`);
+  return rig.emulator.requests
+    .slice(from)
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path} ${r.status}${r.fault ? ` (${r.fault})` : ""}`);
 }
 
 function arm(rig: Rig, operation: OperationCase, point: Point): void {
   const rule: FaultRule = { method: operation.write.method, path: operation.write.path, kind: "503" };
   if (point === "before") rig.emulator.faults.add(rule);
   else if (point === "after") rig.emulator.faults.add({ ...rule, kind: "ambiguous" });
-  else if (point === "fails") rig.emulator.operations.failNext({ action: operation.action, error: "injected: the operation failed" });
+  else if (point === "fails")
+    rig.emulator.operations.failNext({ action: operation.action, error: "injected: the operation failed" });
   else rig.emulator.operations.stickNext({ action: operation.action });
 }
 
 /** Problems of one point's result, as readable lines (empty: the point passed). */
 export function pointProblems(result: PointResult, point: Point): string[] {
   const problems: string[] = [];
-  for (const [kind, list] of Object.entries(result.audit)) for (const item of list as string[]) problems.push(`${kind}: ${item}`);
-  if (result.repairErrors.length > 0) problems.push(`the next up failed: ${result.repairErrors.map((e) => e.message).join(" | ")}`);
+  for (const [kind, list] of Object.entries(result.audit))
+    for (const item of list as string[]) problems.push(`${kind}: ${item}`);
+  if (result.repairErrors.length > 0)
+    problems.push(`the next up failed: ${result.repairErrors.map((e) => e.message).join(" | ")}`);
   if (!result.emptyAfter) problems.push("the up after the repair still planned changes");
   const firstError = result.errors[0];
-  if (firstError && !EXPECTED_ERROR[point].test(firstError.message)) problems.push(`first error does not say what happened: ${firstError.message}`);
+  if (firstError && !EXPECTED_ERROR[point].test(firstError.message))
+    problems.push(`first error does not say what happened: ${firstError.message}`);
   if (firstError && unexplained(firstError)) problems.push(`first error ${unexplained(firstError)}`);
   return problems;
 }

@@ -19,7 +19,14 @@ beforeAll(async () => {
 afterAll(() => rig?.stop());
 
 const compute = (name: string, extra: Partial<ComputeDecl> = {}): ComputeDecl => ({
-  name, project: 0, branch: "dev", type: "read_write", min: 0.25, max: 1, trigger: 0, ...extra,
+  name,
+  project: 0,
+  branch: "dev",
+  type: "read_write",
+  min: 0.25,
+  max: 1,
+  trigger: 0,
+  ...extra,
 });
 const world = (...computes: ComputeDecl[]): DeclaredWorld => ({ computes, keys: [] });
 
@@ -28,7 +35,12 @@ async function expectConverged(declared: DeclaredWorld) {
   const next = await rig.up(programOf(declared, rig.projects));
   const again = await rig.up(programOf(declared, rig.projects));
   const audit = await auditWorld(rig, declared, TAG);
-  return { nextErrors: next.errors.map((e) => e.message), againSteps: rig.engine.steps.map((s) => `${s.op} ${s.name}`), again: again.errors, audit };
+  return {
+    nextErrors: next.errors.map((e) => e.message),
+    againSteps: rig.engine.steps.map((s) => `${s.op} ${s.name}`),
+    again: again.errors,
+    audit,
+  };
 }
 
 async function cleanUp() {
@@ -49,7 +61,8 @@ describe("the plugin killed in the middle of a wait", () => {
     ["a restart trigger", compute("db"), compute("db", { trigger: 1 })],
   ])("during %s: the next up converges, nothing duplicated", async (_label, before, after) => {
     expect((await rig.up(programOf(world(before), rig.projects))).errors).toEqual([]);
-    const write = after.trigger !== before.trigger ? { method: "POST", path: /\/restart$/ } : { method: "PATCH", path: ONE };
+    const write =
+      after.trigger !== before.trigger ? { method: "POST", path: /\/restart$/ } : { method: "PATCH", path: ONE };
     await killDuringWait(rig, world(after), write);
     const result = await expectConverged(world(after));
     expect(result.nextErrors).toEqual([]);

@@ -23,7 +23,10 @@ export interface Write {
 export async function killDuringWait(rig: Rig, world: DeclaredWorld, write: Write): Promise<Error[]> {
   const mark = rig.emulator.requests.length;
   const pending = rig.up(programOf(world, rig.projects));
-  const sent = () => rig.emulator.requests.slice(mark).some((r) => r.method === write.method && write.path.test(r.path) && r.status < 300);
+  const sent = () =>
+    rig.emulator.requests
+      .slice(mark)
+      .some((r) => r.method === write.method && write.path.test(r.path) && r.status < 300);
   const deadline = Date.now() + 10_000;
   while (!sent() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   if (!sent()) throw new Error(`${write.method} ${write.path} was never sent`);

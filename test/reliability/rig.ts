@@ -118,7 +118,11 @@ export class Rig {
     const stats = this.emulator.stats();
     const byStatus = { ...this.counts.byStatus };
     for (const [status, n] of Object.entries(stats.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + n;
-    return { requests: this.counts.requests + stats.requests, faults: this.counts.faults + this.emulator.faults.injected(), byStatus };
+    return {
+      requests: this.counts.requests + stats.requests,
+      faults: this.counts.faults + this.emulator.faults.injected(),
+      byStatus,
+    };
   }
 
   async stop(): Promise<void> {
@@ -174,14 +178,21 @@ export function fixtureOf(projects: number): Fixture {
   const list = Array.from({ length: projects }, (_, i) => ({
     name: `project-${String(i).padStart(3, "0")}`,
     region_id: "aws-us-east-2",
-    branches: [{ name: "main", endpoints: [{ type: "read_write" as const, current_state: "active" as const }] }, { name: "dev" }, { name: "staging" }],
+    branches: [
+      { name: "main", endpoints: [{ type: "read_write" as const, current_state: "active" as const }] },
+      { name: "dev" },
+      { name: "staging" },
+    ],
   }));
   return { accounts: [{ projects: list }] };
 }
 
 /** Ends the operations a stickNext left running forever (as Neon ends a stuck operation), in the state file. */
 function endStuckOperations(stateFile: string): void {
-  const state = JSON.parse(readFileSync(stateFile, "utf8")) as { clockNow: number; operations: { endAt: number; runAt: number }[] };
+  const state = JSON.parse(readFileSync(stateFile, "utf8")) as {
+    clockNow: number;
+    operations: { endAt: number; runAt: number }[];
+  };
   let changed = false;
   for (const op of state.operations) {
     if (op.endAt < Number.MAX_SAFE_INTEGER) continue;

@@ -55,8 +55,23 @@ const ACTIONS = ["start_compute", "apply_config", "suspend_compute"];
 
 export async function soak(options: SoakOptions): Promise<SoakFigures> {
   const figures: SoakFigures = {
-    runs: 0, requests: 0, faultyRequests: 0, faultsInjected: 0, failedOperations: 0, stuckOperations: 0, errorsSeen: 0, converged: 0,
-    duplicates: 0, orphans: 0, lostKeys: 0, orphanKeys: 0, mismatches: 0, unexplainedErrors: 0, leaks: 0, byStatus: {}, problems: [],
+    runs: 0,
+    requests: 0,
+    faultyRequests: 0,
+    faultsInjected: 0,
+    failedOperations: 0,
+    stuckOperations: 0,
+    errorsSeen: 0,
+    converged: 0,
+    duplicates: 0,
+    orphans: 0,
+    lostKeys: 0,
+    orphanKeys: 0,
+    mismatches: 0,
+    unexplainedErrors: 0,
+    leaks: 0,
+    byStatus: {},
+    problems: [],
   };
   for (let r = 0; r < options.runs; r++) {
     const runSeed = (options.seed * 100_003 + r) >>> 0;
@@ -68,7 +83,12 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
 }
 
 /** One run; adds its figures and problems. */
-export async function soakRun(options: SoakOptions, runSeed: number, figures: SoakFigures, label: string): Promise<void> {
+export async function soakRun(
+  options: SoakOptions,
+  runSeed: number,
+  figures: SoakFigures,
+  label: string,
+): Promise<void> {
   const random = seeded(runSeed);
   const rig = await Rig.start({ projects: 2, waitTimeoutSeconds: 2 });
   const tag = `soak${runSeed.toString(36)}`;
@@ -80,7 +100,11 @@ export async function soakRun(options: SoakOptions, runSeed: number, figures: So
   try {
     for (let step = 0; step < (options.steps ?? 3); step++) {
       world = nextWorld(random, world, rig.projects.length, tag);
-      await rig.restartEmulator({ seed: Math.floor(random() * 2 ** 32), rate: options.rate ?? 0.15, kinds: options.kinds });
+      await rig.restartEmulator({
+        seed: Math.floor(random() * 2 ** 32),
+        rate: options.rate ?? 0.15,
+        kinds: options.kinds,
+      });
       armOperationFaults(rig.emulator, random, options, figures);
       const { errors: seen, exports } = await rig.up(programOf(world, rig.projects));
       errors.push(...seen);
@@ -117,7 +141,8 @@ export async function soakRun(options: SoakOptions, runSeed: number, figures: So
     figures.requests += totals.requests;
     figures.faultsInjected += totals.faults;
     figures.faultyRequests += faulty.requests || totals.requests;
-    for (const [status, n] of Object.entries(totals.byStatus)) figures.byStatus[status] = (figures.byStatus[status] ?? 0) + n;
+    for (const [status, n] of Object.entries(totals.byStatus))
+      figures.byStatus[status] = (figures.byStatus[status] ?? 0) + n;
     await rig.stop();
   }
 }
@@ -134,7 +159,12 @@ function armOperationFaults(emulator: Emulator, random: Random, options: SoakOpt
 }
 
 /** Up to three repairing `up`s, then one that must change nothing and send no write. */
-async function repair(rig: Rig, world: DeclaredWorld, errors: Error[], secrets: Set<string>): Promise<{ converged: boolean; why?: string }> {
+async function repair(
+  rig: Rig,
+  world: DeclaredWorld,
+  errors: Error[],
+  secrets: Set<string>,
+): Promise<{ converged: boolean; why?: string }> {
   let last: Error[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
     const { errors: seen, exports } = await rig.up(programOf(world, rig.projects));
@@ -143,14 +173,19 @@ async function repair(rig: Rig, world: DeclaredWorld, errors: Error[], secrets: 
     last = seen;
     if (seen.length === 0) break;
   }
-  if (last.length > 0) return { converged: false, why: `3 repairing ups failed; last: ${last.map((e) => e.message).join(" | ")}` };
+  if (last.length > 0)
+    return { converged: false, why: `3 repairing ups failed; last: ${last.map((e) => e.message).join(" | ")}` };
   const mark = rig.emulator.requests.length;
   const { errors: seen } = await rig.up(programOf(world, rig.projects));
   errors.push(...seen);
   const changed = rig.engine.steps.filter((s) => s.op !== "same");
   const writes = rig.emulator.requests.slice(mark).filter((r) => r.method !== "GET");
   if (seen.length > 0 || changed.length > 0 || writes.length > 0) {
-    const what = [...changed.map((s) => `${s.op} ${s.name}`), ...writes.map((w) => `${w.method} ${w.path}`), ...seen.map((e) => e.message)];
+    const what = [
+      ...changed.map((s) => `${s.op} ${s.name}`),
+      ...writes.map((w) => `${w.method} ${w.path}`),
+      ...seen.map((e) => e.message),
+    ];
     return { converged: false, why: `the up after repair was not empty: ${what.join(", ")}` };
   }
   return { converged: true };
@@ -175,9 +210,19 @@ function collectSecrets(secrets: Set<string>, rig: Rig, exports: Record<string, 
 export function progress(f: SoakFigures): string {
   const ratio = f.faultyRequests > 0 ? ((100 * f.faultsInjected) / f.faultyRequests).toFixed(1) : "0";
   return [
-    `runs ${f.runs}`, `requests ${f.requests}`, `faults injected ${f.faultsInjected} (${ratio}% of the ${f.faultyRequests} requests made with faults on)`,
-    `failed operations ${f.failedOperations}`, `stuck operations ${f.stuckOperations}`, `errors seen ${f.errorsSeen}`,
-    `converged ${f.converged}/${f.runs}`, `duplicates ${f.duplicates}`, `orphans ${f.orphans}`, `lost keys ${f.lostKeys}`,
-    `orphan keys ${f.orphanKeys}`, `mismatches ${f.mismatches}`, `unexplained errors ${f.unexplainedErrors}`, `leaks ${f.leaks}`,
+    `runs ${f.runs}`,
+    `requests ${f.requests}`,
+    `faults injected ${f.faultsInjected} (${ratio}% of the ${f.faultyRequests} requests made with faults on)`,
+    `failed operations ${f.failedOperations}`,
+    `stuck operations ${f.stuckOperations}`,
+    `errors seen ${f.errorsSeen}`,
+    `converged ${f.converged}/${f.runs}`,
+    `duplicates ${f.duplicates}`,
+    `orphans ${f.orphans}`,
+    `lost keys ${f.lostKeys}`,
+    `orphan keys ${f.orphanKeys}`,
+    `mismatches ${f.mismatches}`,
+    `unexplained errors ${f.unexplainedErrors}`,
+    `leaks ${f.leaks}`,
   ].join(", ");
 }

@@ -48,7 +48,15 @@ export const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floo
 
 /** Size pairs the service accepts: fixed sizes and autoscaling ranges. */
 export const SIZE_PAIRS: readonly (readonly [number, number])[] = [
-  [0.25, 0.25], [0.5, 0.5], [1, 1], [2, 2], [0.25, 1], [0.5, 2], [1, 4], [2, 8], [20, 20],
+  [0.25, 0.25],
+  [0.5, 0.5],
+  [1, 1],
+  [2, 2],
+  [0.25, 1],
+  [0.5, 2],
+  [1, 4],
+  [2, 8],
+  [20, 20],
 ];
 
 export const EMPTY_WORLD: DeclaredWorld = { computes: [], keys: [] };
@@ -64,7 +72,11 @@ export function nextWorld(random: Random, world: DeclaredWorld, projects: number
     const roll = random();
     if (roll < 0.15) continue; // delete
     const next = { ...old };
-    if (roll < 0.35) [next.min, next.max] = pick(random, SIZE_PAIRS.filter(([a, b]) => a !== old.min || b !== old.max));
+    if (roll < 0.35)
+      [next.min, next.max] = pick(
+        random,
+        SIZE_PAIRS.filter(([a, b]) => a !== old.min || b !== old.max),
+      );
     else if (roll < 0.5) next.trigger = old.trigger + 1;
     else if (roll < 0.65) next.branch = freeBranch(random, next, taken) ?? old.branch;
     computes.push(next);
@@ -77,7 +89,15 @@ export function nextWorld(random: Random, world: DeclaredWorld, projects: number
     const free = (["dev", "staging"] as const).filter((b) => !taken.has(`${project}/${b}`));
     const primary = free.length > 0 && random() < 0.5;
     const branch = primary ? pick(random, free) : pick(random, BRANCHES);
-    const fresh: ComputeDecl = { name: nameOf(random, "c"), project, branch, type: primary ? "read_write" : "read_only", min, max, trigger: 0 };
+    const fresh: ComputeDecl = {
+      name: nameOf(random, "c"),
+      project,
+      branch,
+      type: primary ? "read_write" : "read_only",
+      min,
+      max,
+      trigger: 0,
+    };
     if (primary) taken.add(primarySlot(fresh));
     computes.push(fresh);
   }
@@ -105,7 +125,8 @@ function primarySlot(c: Pick<ComputeDecl, "project" | "branch">): string {
 /** A branch other than the compute's where it may go: for a primary, one no primary holds or held. */
 function freeBranch(random: Random, c: ComputeDecl, taken: Set<string>): BranchName | undefined {
   const candidates = (["main", "dev", "staging"] as const).filter((b) => b !== c.branch);
-  const allowed = c.type === "read_only" ? candidates : candidates.filter((b) => b !== "main" && !taken.has(`${c.project}/${b}`));
+  const allowed =
+    c.type === "read_only" ? candidates : candidates.filter((b) => b !== "main" && !taken.has(`${c.project}/${b}`));
   return allowed.length > 0 ? pick(random, allowed) : undefined;
 }
 
