@@ -53,14 +53,20 @@ async function destroy(plugin: Plugin, _captured: Captured, r: Resource): Promis
 type Step = (plugin: Plugin, captured: Captured, r: Resource) => Promise<void>;
 
 /** One `pulumi up`: a fresh plugin (started before the clock runs), then the steps. */
-async function stage(emulator: Emulator, captured: Captured, parallel: number, list: Resource[], step: Step) {
-  const plugin = await pluginFor(emulator);
+async function stage(
+  emulator: Emulator,
+  captured: Captured,
+  shape: { parallel: number; timeScale: number },
+  list: Resource[],
+  step: Step,
+) {
+  const plugin = await pluginFor(emulator, shape.timeScale);
   try {
     // Plugin start and the first load of the provider's code are measured apart (section 5): one pure Check first.
     await plugin.check(list[0].urn, {}, computeInputs(captured, list[0].project, list[0].name, 0.25));
     const started = performance.now();
     const results = await pool(
-      parallel,
+      shape.parallel,
       list.map((r) => () => step(plugin, captured, r)),
     );
     const failures = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
@@ -82,6 +88,8 @@ export async function runOurs(
   const done = meter(emulator, config.timeScale);
   const stagesMs: number[] = [];
   for (const step of [create, resize, destroy])
-    stagesMs.push(await stage(emulator, captured, shape.parallel, list, step));
+    stagesMs.push(
+      await stage(emulator, captured, { parallel: shape.parallel, timeScale: config.timeScale }, list, step),
+    );
   return { ...done(0, list.length * 3), wallMs: stagesMs.reduce((a, b) => a + b, 0), stagesMs };
 }

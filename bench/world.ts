@@ -40,8 +40,16 @@ export function emulatorFor(config: BenchConfig, projects: number): Promise<Emul
 }
 
 /** The real plugin, started in the repository (where the package resolves by its name) and configured. */
-export async function pluginFor(emulator: Emulator): Promise<Plugin> {
-  const env = { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "", NEON_PROVIDER_DEBUG: "" };
+export async function pluginFor(emulator: Emulator, timeScale = 1): Promise<Plugin> {
+  // The client's rate limit windows are scaled like every other duration: as strict as in reality, not more.
+  const rateLimit = `600/${60_000 / timeScale}ms,35/${1000 / timeScale}ms`;
+  const env = {
+    ...process.env,
+    NEON_API_KEY: "",
+    NEON_API_HOST: "",
+    NEON_PROVIDER_DEBUG: "",
+    NEON_RATE_LIMIT: rateLimit,
+  };
   const plugin = await Plugin.start({ cwd: REPO_ROOT, env });
   await plugin.configure({ "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl });
   return plugin;

@@ -7,7 +7,7 @@
  * secret is captured into `__provider` and a rotated key in the environment takes effect at once.
  */
 import { createHash } from "crypto";
-import { NeonClient, resolveConfig } from "../sdk";
+import { NeonClient, RateLimitOptions, resolveConfig } from "../sdk";
 
 interface ConfigSource {
   get(key: string): string | undefined;
@@ -25,10 +25,11 @@ export function configure(config: ConfigSource | undefined): void {
 export function client(): NeonClient {
   const { apiKey, apiUrl } = resolveConfig(undefined, stackConfig, process.env);
   const timeoutMs = waitTimeoutMs();
-  const cacheKey = `${apiUrl}\n${timeoutMs}\n${createHash("sha256").update(apiKey).digest("hex")}`;
+  const rateLimit = rateLimitFromEnv(process.env.NEON_RATE_LIMIT);
+  const cacheKey = `${apiUrl}\n${timeoutMs}\n${JSON.stringify(rateLimit)}\n${hashOf(apiKey)}`;
   let shared = clients.get(cacheKey);
   if (!shared) {
-    shared = new NeonClient({ apiKey, apiUrl, log: logLine, wait: { timeoutMs } });
+    shared = new NeonClient({ apiKey, apiUrl, log: logLine, wait: { timeoutMs }, rateLimit });
     clients.set(cacheKey, shared);
   }
   return shared;
@@ -45,6 +46,44 @@ export function waitTimeoutMs(): number {
 }
 
 const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
+
+/**
+ * The client's rate limit from NEON_RATE_LIMIT: `off`, or `<count>/<window>,<count>/<window>`: requests per
+ * account in the first window, per route in the second, a window being `min`, `s`, `<n>s` or `<n>ms`
+ * (`600/min,35/s`). Unset: 600/min and 35/s, under the service's 700/min and 40/s. Lower it when other tools share
+ * the account's budget; raise it for an account whose limits are higher.
+ */
+export function rateLimitFromEnv(value: string | undefined): RateLimitOptions | false | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  if (value.trim() === "off") return false;
+  const [account, route, extra] = value.split(",").map(parseRate);
+  if (!account || !route || extra !== undefined) {
+    throw new Error(
+      `NEON_RATE_LIMIT must be "off" or "<count>/<window>,<count>/<window>" (for example "600/min,35/s"), got "${value}"`,
+    );
+  }
+  return {
+    perMinute: account.count,
+    accountWindowMs: account.windowMs,
+    perSecondPerRoute: route.count,
+    routeWindowMs: route.windowMs,
+  };
+}
+
+const WINDOWS: Record<string, number> = { min: 60_000, s: 1000 };
+
+function parseRate(text: string): { count: number; windowMs: number } | undefined {
+  const match = /^\s*(\d+)\/(\d*\.?\d*)(min|s|ms)\s*$/.exec(text);
+  if (!match) return undefined;
+  const unit = match[3] === "ms" ? 1 : WINDOWS[match[3]];
+  const windowMs = (match[2] === "" ? 1 : Number(match[2])) * unit;
+  const count = Number(match[1]);
+  return count >= 1 && windowMs > 0 ? { count, windowMs } : undefined;
+}
+
+function hashOf(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
 
 /** Request log lines go to the plugin's stderr only when NEON_PROVIDER_DEBUG is set; they never hold a key. */
 function logLine(line: string): void {

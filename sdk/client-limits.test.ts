@@ -43,11 +43,25 @@ describe("client-side rate limiting", () => {
   it("keeps a burst of parallel requests under the service's limit: zero 429", async () => {
     const emu = await start({ rateLimit: { perMinute: 10_000, burstPerSecondPerRoute: 5 } });
     try {
-      const client = clientFor(emu, { rateLimit: { perSecond: 4, burst: 4 } });
+      const client = clientFor(emu, { rateLimit: { perSecondPerRoute: 4 } });
       const started = Date.now();
       await Promise.all(Array.from({ length: 12 }, () => client.endpoints.list(emu.projectId)));
       expect(emu.stats().byStatus["429"] ?? 0).toBe(0);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500); // 4 at once, then 4 per second
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900); // 4 at once, 4 a second later, 4 after that
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("by default, lets through at once what the service accepts, and stays under its real limits", async () => {
+    const emu = await start({ rateLimit: {} }); // the service's own limits: 700/min per account, 40/s per route
+    try {
+      const client = clientFor(emu, { rateLimit: undefined }); // the default limiter
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 70 }, () => client.endpoints.list(emu.projectId)));
+      expect(emu.stats().byStatus["429"] ?? 0).toBe(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900); // 35 a second per route
+      expect(Date.now() - started).toBeLessThan(4_000);
     } finally {
       await emu.close();
     }

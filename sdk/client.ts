@@ -4,7 +4,7 @@
 import { ConfigSource, DEFAULT_API_URL, normalizeUrl, NO_KEY_MESSAGE, resolveConfig } from "./config";
 import { NeonError } from "./errors";
 import { projectKey } from "./project-lock";
-import { accountHash, RateLimitOptions, sharedBucket } from "./rate-limit";
+import { accountHash, RateLimitOptions, sharedLimiter } from "./rate-limit";
 import { ApiKeysApi } from "./resources/api-keys";
 import { BranchesApi } from "./resources/branches";
 import { ClientContext } from "./resources/context";
@@ -27,7 +27,7 @@ export interface ClientOptions {
   random?: () => number;
   /** One line per request; never contains the key. */
   log?: (line: string) => void;
-  /** Process-wide token bucket per account; `false` switches it off. Default 10/s, burst 20. */
+  /** Process-wide sliding windows per account; `false` switches them off. Default 600/min, 35/s per route. */
   rateLimit?: false | RateLimitOptions;
   /** axios timeout of one attempt; default 60 s. */
   timeoutMs?: number;
@@ -90,7 +90,7 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     log: options.log,
     signal: options.signal,
-    limiter: sharedBucket(apiUrl, apiKey, options.rateLimit),
+    limiter: sharedLimiter(apiUrl, apiKey, options.rateLimit),
   });
   const account = accountHash(apiUrl, apiKey);
   const waitPolicy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options.wait) };

@@ -6,7 +6,7 @@ import axios, { AxiosInstance, AxiosResponse } from "axios";
 import { randomUUID } from "crypto";
 import { z } from "zod";
 import { fromAxiosError, NeonError, redact } from "./errors";
-import { TokenBucket } from "./rate-limit";
+import { RateLimiter } from "./rate-limit";
 import { isRetryable, RetryPolicy, withRetry } from "./retry";
 import { parseResponse } from "./schemas";
 
@@ -20,7 +20,7 @@ export interface TransportOptions {
   timeoutMs: number;
   log?: (line: string) => void;
   signal?: AbortSignal;
-  limiter?: TokenBucket;
+  limiter?: RateLimiter;
 }
 
 /** One request: where, what, and the schema its 2xx body must match. */
@@ -88,7 +88,7 @@ export class Transport {
     spec: RequestSpec<T>,
     attempt: number,
   ): Promise<{ response: AxiosResponse; requestId: string }> {
-    await this.options.limiter?.take(this.options.signal);
+    await this.options.limiter?.take(spec.method, spec.path, this.options.signal);
     const requestId = randomUUID();
     const started = Date.now();
     try {

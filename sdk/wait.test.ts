@@ -113,7 +113,7 @@ describe("learned durations (DurationModel)", () => {
     expect(model.expectedMs("start_compute:running")).toBe(200);
     expect(model.knownDoneMs("start_compute:running")).toBe(300);
   });
-  it("bisects down to the real duration, then polls at the known end (no early polls)", () => {
+  it("bisects down to the real duration; early polls (probes) stay rare", () => {
     const model = new DurationModel();
     const real = 243;
     model.observe("k", { pendingAtMs: 100, doneAtMs: 300 });
@@ -129,8 +129,8 @@ describe("learned durations (DurationModel)", () => {
           : { expectedMs: expected, pendingAtMs: expected, doneAtMs: model.knownDoneMs("k")! },
       );
     }
-    expect(model.expectedMs("k")).toBeGreaterThanOrEqual(real);
-    expect(model.expectedMs("k")).toBeLessThanOrEqual(real * 1.04);
+    expect(model.knownDoneMs("k")).toBeGreaterThanOrEqual(real);
+    expect(model.knownDoneMs("k")).toBeLessThanOrEqual(real * 1.04);
     expect(early).toBeLessThan(10);
   });
   it("one stuck operation at most doubles the expectation (later waits do not sleep long)", () => {
@@ -234,5 +234,50 @@ describe("waitForOperations with a model", () => {
     const { reader } = scripted({ a: ["running"] });
     const run = waitForOperations(reader, "p", [op("a", "running")], { timeoutMs: 30, model });
     await expect(run).rejects.toMatchObject({ kind: "wait_timeout" });
+  });
+});
+
+describe("scouting a kind of batch never seen finish", () => {
+  /** Operations that finish `durationMs` after their wait started, on a real clock; counts polls per operation. */
+  function timed(durationMs: number) {
+    const started = new Map<string, number>();
+    const polls: string[] = [];
+    const reader = {
+      operations: {
+        get: async (_p: string, id: string) => {
+          polls.push(id);
+          const done = Date.now() - (started.get(id) ?? Date.now()) >= durationMs;
+          return op(id, done ? "finished" : "running");
+        },
+      },
+    };
+    const begin = (id: string) => {
+      started.set(id, Date.now());
+      return op(id, "running");
+    };
+    return { reader, polls, begin };
+  }
+
+  it("costs the cold start once: waits that start beside the scout poll after it learned", async () => {
+    const { reader, polls, begin } = timed(120);
+    const model = new DurationModel();
+    const policy = { initialIntervalMs: 20, factor: 1.5, maxIntervalMs: 1000, timeoutMs: 5000, model };
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    await Promise.all(ids.map((id) => waitForOperations(reader, "p", [begin(id)], policy)));
+    const scoutPolls = Math.max(...ids.map((id) => polls.filter((p) => p === id).length));
+    const followerPolls = ids.map((id) => polls.filter((p) => p === id).length).sort((a, b) => a - b);
+    expect(scoutPolls).toBeGreaterThan(2); // the scout searched for the end
+    expect(followerPolls.slice(0, 5).every((n) => n <= 2)).toBe(true); // the others polled once, twice at most
+  });
+
+  it("a scout that fails still wakes the waits that follow it", async () => {
+    const model = new DurationModel();
+    const failing = { operations: { get: async () => op("x", "failed") } };
+    const slowOk = scripted({ y: ["running", "finished"] });
+    const policy = { initialIntervalMs: 5, maxIntervalMs: 50, timeoutMs: 2000, model };
+    const scout = waitForOperations(failing, "p", [op("x", "running")], policy);
+    const follower = waitForOperations(slowOk.reader, "p", [op("y", "running")], policy);
+    await expect(scout).rejects.toMatchObject({ kind: "operation_failed" });
+    await expect(follower).resolves.toHaveLength(1);
   });
 });

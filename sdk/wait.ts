@@ -12,6 +12,9 @@
 import { NeonError } from "./errors";
 import { sleep, throwIfAborted } from "./retry";
 import { DONE_STATUSES, FAILED_STATUSES, Operation } from "./schemas";
+import { DurationModel, SHARED_MODEL, shapeOf } from "./durations";
+
+export { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
 
 /** How long and how often to poll. */
 export interface WaitPolicy {
@@ -50,68 +53,6 @@ export interface OperationReader {
     list?(projectId: string): Promise<Operation[]>;
   };
 }
-
-/** What one wait saw, in ms after its start: the last poll that found the batch pending, and the one that found it done. */
-export interface WaitSeen {
-  /** When the first poll was sent because the model expected the batch done then; undefined when it knew nothing. */
-  expectedMs?: number;
-  /** The last poll that saw something pending (0 when none did). */
-  pendingAtMs: number;
-  /** The poll that saw everything done. */
-  doneAtMs: number;
-}
-
-/**
- * Learned durations, per kind of batch: how long after the start of a wait its operations are done, kept as a
- * bracket: `lo` (a poll then saw them pending) and `hi` (a poll then saw them done). The first poll goes at `hi`
- * once the bracket is narrow (within 3%), else at its middle (a bisection, so a cold start converges in a few
- * waits); a poll that came early is followed by one at `hi`. Evidence against the bracket moves it (a done batch
- * below `lo`, a pending one above `hi`), `hi` at most doubling at once (one stuck operation must not make every
- * later wait sleep long), and `lo` sinks by 0.25% a wait, so a service that got faster is noticed. Bounded: the
- * oldest kinds are forgotten past `maxKinds`.
- */
-export class DurationModel {
-  private readonly kinds = new Map<string, { lo: number; hi: number }>();
-
-  constructor(private readonly maxKinds = 64) {}
-
-  /** When to poll first (ms after the wait starts); undefined for a kind never seen finish. */
-  expectedMs(shape: string): number | undefined {
-    const kind = this.kinds.get(shape);
-    if (!kind) return undefined;
-    return kind.hi - kind.lo <= Math.max(2, kind.hi * 0.03) ? kind.hi : Math.round((kind.lo + kind.hi) / 2);
-  }
-
-  /** When the batch is known done (ms after the wait starts): where a poll goes after an early first one. */
-  knownDoneMs(shape: string): number | undefined {
-    return this.kinds.get(shape)?.hi;
-  }
-
-  /** A wait ended: learn from when it saw the batch pending and done. */
-  observe(shape: string, seen: WaitSeen): void {
-    const kind = this.kinds.get(shape);
-    if (!kind || seen.expectedMs === undefined) return this.remember(shape, seen.pendingAtMs, seen.doneAtMs);
-    const done = Math.max(1, Math.min(seen.doneAtMs, kind.hi * 2));
-    kind.hi = seen.pendingAtMs >= kind.hi ? done : Math.min(kind.hi, done);
-    kind.lo = Math.min(Math.max(kind.lo, seen.pendingAtMs), kind.hi * 0.99);
-    kind.lo = Math.max(0, kind.lo - kind.hi * 0.0025);
-  }
-
-  private remember(shape: string, pendingAtMs: number, doneAtMs: number): void {
-    const hi = Math.max(1, doneAtMs);
-    this.kinds.delete(shape);
-    this.kinds.set(shape, { lo: Math.min(pendingAtMs, hi * 0.99), hi });
-    if (this.kinds.size > this.maxKinds) this.kinds.delete(this.kinds.keys().next().value!);
-  }
-}
-
-/** The kind of a batch: its operations' actions and statuses, in order ("apply_config:running,..."). */
-export function shapeOf(pending: readonly Pick<Operation, "action" | "status">[]): string {
-  return pending.map((op) => `${op.action}:${op.status}`).join(",");
-}
-
-/** The process-wide model: a `pulumi up` is one plugin process, so what its first changes teach serves the rest. */
-export const SHARED_MODEL = new DurationModel();
 
 /** True when the operation will not change any more and did its job. */
 export function isDone(operation: Pick<Operation, "status">): boolean {
@@ -175,22 +116,51 @@ export async function waitForOperations(
   const policy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options) };
   const model = options.model ?? SHARED_MODEL;
   const started = Date.now();
-  const deadline = started + policy.timeoutMs;
   const latest = new Map(operations.map((op) => [op.id, op]));
   const shape = shapeOf(settle(latest));
-  const expected = model.expectedMs(shape);
-  const schedule = new PollSchedule(policy, expected, model.knownDoneMs(shape));
-  const seen = { expectedMs: expected, pendingAtMs: 0, doneAtMs: 0 };
+  const scout = model.expectedMs(shape) === undefined && model.claimScout(shape);
+  try {
+    if (!scout) await model.followScout(shape, policy.maxIntervalMs, options.signal);
+    const expected = model.expectedMs(shape);
+    const untilExpected = expected === undefined ? undefined : Math.max(0, expected - (Date.now() - started));
+    const schedule = new PollSchedule(scout ? scoutPolicy(policy) : policy, untilExpected, model.knownDoneMs(shape));
+    const seen = await pollUntilDone(client, projectId, latest, schedule, { policy, started, ...options });
+    if (seen.doneAtMs > 0) model.observe(shape, { ...seen, expectedMs: expected });
+    return [...latest.values()];
+  } finally {
+    if (scout) model.releaseScout(shape);
+  }
+}
+
+/** A scout learns a kind for the waits that follow it: it polls more densely than a lone wait would. */
+function scoutPolicy(policy: WaitPolicy): WaitPolicy {
+  return {
+    ...policy,
+    factor: Math.min(policy.factor, 1.2),
+    initialIntervalMs: Math.max(1, policy.initialIntervalMs / 2),
+  };
+}
+
+/** The poll loop: sleeps as `schedule` says, reads the pending operations, until none is pending or time is up. */
+async function pollUntilDone(
+  client: OperationReader,
+  projectId: string,
+  latest: Map<string, Operation>,
+  schedule: PollSchedule,
+  options: { policy: WaitPolicy; started: number; signal?: AbortSignal },
+): Promise<{ pendingAtMs: number; doneAtMs: number }> {
+  const { policy, started, signal } = options;
+  const deadline = started + policy.timeoutMs;
+  const seen = { pendingAtMs: 0, doneAtMs: 0 };
   for (let pending = settle(latest); pending.length > 0; pending = settle(latest)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw timeoutError(projectId, pending, policy.timeoutMs);
-    await sleep(Math.min(schedule.next(Date.now() - started), remaining), options.signal);
+    await sleep(Math.min(schedule.next(Date.now() - started), remaining), signal);
     if (seen.doneAtMs > 0) seen.pendingAtMs = seen.doneAtMs;
     seen.doneAtMs = Date.now() - started;
-    await pollOnce(client, projectId, pending, latest, options.signal);
+    await pollOnce(client, projectId, pending, latest, signal);
   }
-  if (seen.doneAtMs > 0) model.observe(shape, seen);
-  return [...latest.values()];
+  return seen;
 }
 
 /** Reads the pending operations: one list request for a batch when possible, else one get each. */

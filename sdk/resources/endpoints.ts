@@ -3,7 +3,7 @@
  * finished, resolved once its own are done; so parallel changes of one project never meet a 423.
  */
 import { NeonError } from "../errors";
-import { mutateProject } from "../project-lock";
+import { mutateProject, mutateProjectShared } from "../project-lock";
 import {
   Endpoint,
   EndpointCreate,
@@ -111,12 +111,13 @@ export class EndpointsApi {
   }
 
   /**
-   * DELETE /projects/{p}/endpoints/{e}. Resolves when the compute is gone: 404 and 204 count as already deleted, and
+   * DELETE /projects/{p}/endpoints/{e}. Deletes start no operations, so those queued together run side by side
+   * (never beside a create or a change). Resolves when the compute is gone: 404 and 204 count as already deleted, and
    * a delete whose outcome is unknown is settled by reading the compute back (gone → resolved).
    */
   delete(projectId: string, endpointId: string): Promise<EndpointDeleted> {
     const path = this.path(projectId, endpointId);
-    return mutateProject(
+    return mutateProjectShared(
       this.ctx.lockKey(projectId),
       (ops) => this.ctx.waitFor(projectId, ops),
       async () => {
@@ -127,7 +128,6 @@ export class EndpointsApi {
           return this.settleFailedDelete(error, projectId, endpointId);
         }
       },
-      () => endpointId,
     );
   }
 
