@@ -23,9 +23,9 @@ export interface Series {
   dashed?: boolean;
 }
 
-const W = 720;
+const W = 820;
 const H = 420;
-const M = { left: 60, right: 220, top: 40, bottom: 50 };
+const M = { left: 60, right: 320, top: 40, bottom: 50 };
 
 /** Wall time against the number of computes: one line per series, the limit dashed. */
 export function chart(title: string, series: Series[]): string {

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { checkApiKeyInputs, planApiKeyChange } from "./api-key-check";
-import { errorKind } from "./errors";
+import { errorKind, UNKNOWN_OUTCOME_ATTEMPTS } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -91,14 +91,21 @@ export async function deleteKey(id: string): Promise<void> {
   await revokeKey(Number(id));
 }
 
+/**
+ * Revokes a key; one already revoked or gone is fine. A revoke whose outcome is unknown is read back (the key
+ * still listed → sent again), a few times, so that a run of lost responses neither fails the step nor leaves a
+ * key nobody holds.
+ */
 async function revokeKey(id: number): Promise<void> {
-  try {
-    await client().apiKeys.revoke(id);
-  } catch (error) {
-    const kind = errorKind(error);
-    if (kind === "not_found") return;
-    if (kind !== "ambiguous") throw error;
-    const stillThere = (await client().apiKeys.list()).some((key) => key.id === id);
-    if (stillThere) await client().apiKeys.revoke(id);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client().apiKeys.revoke(id);
+      return;
+    } catch (error) {
+      const kind = errorKind(error);
+      if (kind === "not_found") return;
+      if (kind !== "ambiguous" || attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw error;
+      if (!(await client().apiKeys.list()).some((key) => key.id === id)) return;
+    }
   }
 }

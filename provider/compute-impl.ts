@@ -7,7 +7,7 @@ import { checkComputeInputs } from "./compute-check";
 import { planComputeChange, restartWarning } from "./compute-diff";
 import { ApiEndpoint, inputsFromOutputs, toOutputs } from "./compute-mapping";
 import { adoptCompute, createCompute } from "./compute-create";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "./errors";
+import { errorKind, OUTCOME_UNKNOWN, ResourceInitError, UNKNOWN_OUTCOME_ATTEMPTS } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
 import { patchCompute } from "./compute-patch";
 
@@ -62,13 +62,19 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   }
 }
 
+/**
+ * Deletes and waits; a compute already gone is fine. A delete whose outcome is unknown is read back by the client
+ * (gone → done) and only then sent again, a few times, so that a run of lost responses does not fail the step.
+ */
 export async function deleteCompute(id: string, props: Props): Promise<void> {
   const projectId = String(props.projectId);
-  try {
-    await client().endpoints.delete(projectId, id);
-  } catch (error) {
-    if (errorKind(error) !== "ambiguous") throw error;
-    await client().endpoints.delete(projectId, id); // resolves when the first attempt already deleted it
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client().endpoints.delete(projectId, id);
+      return;
+    } catch (error) {
+      if (errorKind(error) !== "ambiguous" || attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw error;
+    }
   }
 }
 

@@ -32,3 +32,6 @@ export function errorKind(error: unknown): string | undefined {
 
 /** Kinds after which the object may exist although the call failed: reconcile by reading before anything else. */
 export const OUTCOME_UNKNOWN = new Set(["ambiguous", "operation_failed", "wait_timeout", "cancelled"]);
+
+/** How many times a write whose outcome stayed unknown is read back and, when it did not happen, sent again. */
+export const UNKNOWN_OUTCOME_ATTEMPTS = 4;

@@ -98,6 +98,15 @@ describe("ApiKey through the plugin", () => {
     world.engine.errors = [];
   });
 
+  it("a revoke whose response is lost twice in a row still revokes the key", async () => {
+    const { exports } = await up("ci-lost-revokes");
+    world.emulator.faults.add({ method: "DELETE", path: "/api_keys/", kind: "502", times: 2 });
+    const { exports: next } = await up("ci-deploy-2");
+    expect(await statusWith(exports.key)).toBe(401);
+    expect(await statusWith(next.key)).toBe(200);
+    world.emulator.faults.clear();
+  });
+
   it("destroy revokes the key, and a key already revoked is fine", async () => {
     const lastKey = seenKeys[seenKeys.length - 1];
     await api.apiKeys.revoke(Number(world.engine.outputsOf(TYPE, "ci")!.keyId));

@@ -92,9 +92,9 @@ describe("Compute under faults, through the plugin", () => {
     await world.engine.destroy();
   });
 
-  it("a delete whose response is lost still ends with the compute gone", async () => {
+  it("a delete whose response is lost twice in a row still ends with the compute gone", async () => {
     await run(world.engine, replica());
-    world.emulator.faults.add({ method: "DELETE", path: "/endpoints/", kind: "ambiguous", times: 1 });
+    world.emulator.faults.add({ method: "DELETE", path: "/endpoints/", kind: "502", times: 2 });
     await world.engine.destroy();
     expect(await computesOnBranch()).toEqual([]);
   });

@@ -10,7 +10,7 @@
 import { FaultRule } from "../../emulator";
 import { auditWorld, AuditResult, unexplained } from "./audit";
 import { Rig } from "./rig";
-import { ComputeDecl, DeclaredWorld, KeyDecl, programOf } from "./worlds";
+import { ComputeDecl, DeclaredWorld, KeyDecl, primaryDecl, programOf } from "./worlds";
 
 export type Point = "before" | "after" | "fails" | "times out";
 
@@ -25,16 +25,7 @@ export interface OperationCase {
   action?: string;
 }
 
-const primary = (name: string, extra: Partial<ComputeDecl> = {}): ComputeDecl => ({
-  name,
-  project: 0,
-  branch: "dev",
-  type: "read_write",
-  min: 0.25,
-  max: 1,
-  trigger: 0,
-  ...extra,
-});
+const primary = primaryDecl;
 const key = (name: string, keyName: string): KeyDecl => ({ name, keyName });
 const world = (computes: ComputeDecl[], keys: KeyDecl[] = []): DeclaredWorld => ({ computes, keys });
 

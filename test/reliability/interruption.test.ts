@@ -5,7 +5,7 @@
 import { auditWorld } from "./audit";
 import { killDuringWait } from "./interruption";
 import { Rig } from "./rig";
-import { ComputeDecl, DeclaredWorld, programOf } from "./worlds";
+import { ComputeDecl, DeclaredWorld, primaryDecl, programOf } from "./worlds";
 
 const TAG = "interrupt";
 let rig: Rig;
@@ -18,16 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => rig?.stop());
 
-const compute = (name: string, extra: Partial<ComputeDecl> = {}): ComputeDecl => ({
-  name,
-  project: 0,
-  branch: "dev",
-  type: "read_write",
-  min: 0.25,
-  max: 1,
-  trigger: 0,
-  ...extra,
-});
+const compute = primaryDecl;
 const world = (...computes: ComputeDecl[]): DeclaredWorld => ({ computes, keys: [] });
 
 /** Two `up`s with the new plugin: the first converges, the second plans nothing; then the service is audited. */

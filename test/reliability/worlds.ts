@@ -6,6 +6,7 @@
  * compute, and the main branch's primary belongs to the fixture, so a new or moved primary only goes to a
  * branch that has none before and after the change (a delete runs at the end of an `up`, after creates).
  */
+import { mulberry32 } from "../../emulator/faults";
 import { ApiKey, Compute } from "../../provider";
 import { BRANCHES, BranchName, RigProject } from "./rig";
 
@@ -32,16 +33,12 @@ export interface DeclaredWorld {
 
 export type Random = () => number;
 
-/** mulberry32: seedable, so that a run is reproduced from its seed. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Seedable (the emulator's mulberry32), so that a run is reproduced from its seed. */
+export const seeded = (seed: number): Random => mulberry32(seed);
+
+/** A primary compute declaration on the first project's `dev` branch, with what the caller changes. */
+export function primaryDecl(name: string, extra: Partial<ComputeDecl> = {}): ComputeDecl {
+  return { name, project: 0, branch: "dev", type: "read_write", min: 0.25, max: 1, trigger: 0, ...extra };
 }
 
 export const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)];
