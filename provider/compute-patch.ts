@@ -39,8 +39,10 @@ export async function describeBranchConflict(projectId: string, branchId: string
     : "it already has a primary (read_write) compute";
   const fix = movingId
     ? `move or delete ${holder ?? "that compute"} first, or make this compute type read_only`
-    : `adopt it with adoptId: "${holder ?? "ep-..."}", or set type: "read_only" for a read replica`;
-  return `${what}: ${there}, and a branch holds only one. To proceed, ${fix}.`;
+    : `if ${holder ?? "it"} belongs to a resource this update removes, Pulumi creates before it deletes: remove ` +
+      `that resource in an update of its own first (or run pulumi up --continue-on-error, then again); ` +
+      `if nothing manages it, adopt it with adoptId: "${holder ?? "ep-..."}"; for a read replica set type: "read_only"`;
+  return `${what}: ${there}, and a branch holds only one. To proceed: ${fix}.`;
 }
 
 async function primaryOf(projectId: string, branchId: string): Promise<string | undefined> {
