@@ -1,19 +1,11 @@
-import { startEmulator, type Emulator } from "./index";
-import { primaryEndpoint, TestClient } from "./test-client";
+import type { Emulator } from "./index";
+import { emulatorForTests, primaryEndpoint, TestClient } from "./test-client";
 
 /** Authentication and account isolation. */
 describe("authentication", () => {
   let em: Emulator;
   let c: TestClient;
-
-  beforeEach(async () => {
-    em = await startEmulator({ manualClock: true, rateLimit: false });
-    c = new TestClient(em.baseUrl, em.apiKey);
-  });
-  afterEach(async () => {
-    c.close();
-    await em.close();
-  });
+  emulatorForTests((e, client) => ([em, c] = [e, client]));
 
   it.each([
     ["missing", null],

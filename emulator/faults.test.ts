@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from "./index";
 import { FaultInjector, mulberry32, parseFaultSpec } from "./faults";
-import { TestClient, type Body } from "./test-client";
+import { emulatorForTests, TestClient, type Body } from "./test-client";
 
 describe("fault injection units", () => {
   it("mulberry32 is deterministic from its seed", () => {
@@ -33,15 +33,7 @@ describe("faults over HTTP", () => {
   let em: Emulator;
   let c: TestClient;
   const keyNames = async (): Promise<string[]> => (await c.get("/api_keys")).body.map((k: Body) => k.name);
-
-  beforeEach(async () => {
-    em = await startEmulator({ manualClock: true, rateLimit: false });
-    c = new TestClient(em.baseUrl, em.apiKey);
-  });
-  afterEach(async () => {
-    c.close();
-    await em.close();
-  });
+  emulatorForTests((e, client) => ([em, c] = [e, client]));
 
   it.each(["500", "502", "503", "423", "429"] as const)(
     "%s answers that status as JSON and changes nothing",

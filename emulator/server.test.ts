@@ -1,20 +1,12 @@
 import { request } from "node:http";
 import { startEmulator, type Emulator } from "./index";
-import { TestClient } from "./test-client";
+import { emulatorForTests, TestClient } from "./test-client";
 
 /** Routing and the error mapping: every bad request is a 4xx JSON error, never a 5xx. */
 describe("server", () => {
   let em: Emulator;
   let c: TestClient;
-
-  beforeAll(async () => {
-    em = await startEmulator({ manualClock: true, rateLimit: false });
-    c = new TestClient(em.baseUrl, em.apiKey);
-  });
-  afterAll(async () => {
-    c.close();
-    await em.close();
-  });
+  emulatorForTests((e, client) => ([em, c] = [e, client]), "all");
 
   it("echoes X-Request-ID as request_id, and generates one when absent", async () => {
     const res = await c.get("/nope", { headers: { "X-Request-ID": "trace-42" } });

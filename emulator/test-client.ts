@@ -1,4 +1,5 @@
 import { Agent, request } from "node:http";
+import { startEmulator, type Emulator } from "./index";
 
 /** Test support (not a test): a tiny HTTP client over one kept-alive connection, so tests see real sockets. */
 
@@ -77,4 +78,22 @@ export async function branchId(c: TestClient, projectId: string, name: string): 
 export async function primaryEndpoint(c: TestClient, projectId: string): Promise<Body> {
   const res = await c.get(`/projects/${projectId}/endpoints`);
   return (res.body.endpoints as Body[]).find((e) => e.type === "read_write");
+}
+
+/**
+ * The setup the route suites share: an emulator (manual clock, no rate limit) and a client on it, started before
+ * each test (or once, with `scope: "all"`) and closed after. `use` receives them, so a suite keeps its own names.
+ */
+export function emulatorForTests(use: (em: Emulator, c: TestClient) => void, scope: "each" | "all" = "each"): void {
+  let em: Emulator | undefined;
+  let c: TestClient | undefined;
+  (scope === "each" ? beforeEach : beforeAll)(async () => {
+    em = await startEmulator({ manualClock: true, rateLimit: false });
+    c = new TestClient(em.baseUrl, em.apiKey);
+    use(em, c);
+  });
+  (scope === "each" ? afterEach : afterAll)(async () => {
+    c?.close();
+    await em?.close();
+  });
 }

@@ -1,19 +1,11 @@
-import { startEmulator, type Emulator } from "../index";
-import { TestClient, type Body } from "../test-client";
+import type { Emulator } from "../index";
+import { emulatorForTests, TestClient, type Body } from "../test-client";
 
 /** API keys: create (secret once), list (bare array, never a secret or a revoked key), revoke. */
 describe("api_keys routes", () => {
   let em: Emulator;
   let c: TestClient;
-
-  beforeEach(async () => {
-    em = await startEmulator({ manualClock: true, rateLimit: false });
-    c = new TestClient(em.baseUrl, em.apiKey);
-  });
-  afterEach(async () => {
-    c.close();
-    await em.close();
-  });
+  emulatorForTests((e, client) => ([em, c] = [e, client]));
 
   it("create answers 200 {id, key, name, created_at, created_by}; the 64-character key works", async () => {
     const res = await c.post("/api_keys", { key_name: "ci" });
