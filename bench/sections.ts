@@ -125,7 +125,6 @@ export async function manyProjects(config: BenchConfig, captured: Captured): Pro
   );
   const limit = limitMs(config, per);
   const wall = summarize(runs.map((r) => r.wallMs / limit));
-  // each stage is a new plugin process with a full bucket of 20; then 10 requests a second
   return [
     {
       section: "2",

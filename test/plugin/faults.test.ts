@@ -101,7 +101,9 @@ describe("Compute under faults, through the plugin", () => {
   it("a stuck operation ends in a timeout naming it, with the compute kept in state", async () => {
     world.emulator.operations.stickNext({ action: "start_compute" });
     const result = await run(world.engine, replica());
-    expect(result.errors[0]?.message).toMatch(/exists but is not ready: .*start_compute/);
+    expect(result.errors[0]?.message).toMatch(
+      /exists but is not ready: timed out after .*still pending: start_compute/,
+    );
     const kept = world.engine.state.get(`urn:pulumi:stack::project::${TYPE}::replica`)!;
     expect(await computesOnBranch()).toEqual([kept.id]);
     // Last in this world: the stuck operation keeps the project locked (423) from here on, as on the service.
