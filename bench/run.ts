@@ -29,7 +29,7 @@ function header(config: BenchConfig): string {
     `request round trip ${config.latencyMs} ms service time, the service's rate limits on (700/min per account, 40/s per route).`,
     `Service time runs ${config.timeScale}× faster than real time (an operation phase takes ${phaseMs(config)} ms real, a round trip ${Math.round(real(config, config.latencyMs))} ms real);`,
     `the peers' fixed delays and poll intervals are divided by the same factor, so their ratios to the operations are faithful.`,
-    `Our client's rate limit (600/min, 35/s per route) is scaled the same way (NEON_RATE_LIMIT); its first poll of an unknown kind of operation (100 ms) is not.`,
+    `Our client's rate limit (600/min, 35/s per route) is scaled the same way (NEON_RATE_LIMIT); its first polls of a kind of operation it has not yet seen finish (50 ms, growing by 1.15) are not.`,
     `Ours runs through the real dynamic-provider plugin over gRPC (a fresh plugin per stage, as each \`pulumi up\`), ${config.parallel} steps at a time;`,
     `the limit is the sum of the operations' durations of one project; minimum requests = one write per change + one poll per change that starts operations.`,
     `Medians over ${config.runs} runs (min–max in brackets)${config.quick ? " — QUICK RUN" : ""}.`,

@@ -10,27 +10,48 @@
 import { Operation } from "./schemas";
 import { sleep } from "./retry";
 
-/** What one wait saw, in ms after its start: the last poll that found the batch pending, and the one that found it done. */
+/** What one wait saw, in ms after its start. */
 export interface WaitSeen {
-  /** When the first poll was sent because the model expected the batch done then; undefined when it knew nothing. */
-  expectedMs?: number;
-  /** The last poll that saw something pending (0 when none did). */
+  /** The learned time its first poll went at; undefined when the model did not know the kind (or it went later). */
+  guessMs?: number;
+  /** The last poll that saw something pending (0 when none did: the first poll saw the batch done). */
   pendingAtMs: number;
   /** The poll that saw everything done. */
   doneAtMs: number;
+  /** Polls sent. */
+  polls: number;
 }
 
 /**
- * Learned durations, per kind of batch: how long after the start of a wait its operations are done, kept as a
- * bracket: `lo` (a poll then saw them pending) and `hi` (a poll then saw them done). The first poll goes at `hi`
- * once the bracket is narrow (within 3%), else at its middle (a bisection, so a cold start converges in a few
- * waits); a poll that came early is followed by one at `hi`. Evidence against the bracket moves it (a done batch
- * below `lo`, a pending one above `hi`), `hi` at most doubling at once (one stuck operation must not make every
- * later wait sleep long), and `lo` sinks by 0.25% a wait, so a service that got faster is noticed. Bounded: the
- * oldest kinds are forgotten past `maxKinds`.
+ * How the first poll time of a known kind moves (a weighted up-down staircase): a first poll that found the batch
+ * done (a hit) moves it earlier by `step × (1 − hitRate) / hitRate`, one that came early (a miss) later by `step`,
+ * so it settles where `hitRate` of first polls find the batch done. An early poll costs one request and one round
+ * trip (the next poll goes at once); a late one costs its lateness: 85% balances the two at a spread of a few ms.
+ * The step halves at each reversal (a bisection towards the end) and doubles with each equal outcome from the
+ * `widenAfter`-th in a row on (the service got faster or slower), within `minStepMs` and a quarter of the duration.
+ */
+export const STAIRCASE = { hitRate: 0.85, widenAfter: 6, minStepMs: 1 } as const;
+
+interface Kind {
+  /** When to send the first poll, ms after the wait starts. */
+  at: number;
+  step: number;
+  /** Until the first early poll: bisecting the first wait's bracket (a hit halves the way down). */
+  searching: boolean;
+  lastHit?: boolean;
+  /** Equal outcomes in a row. */
+  run: number;
+}
+
+/**
+ * Learned durations, per kind of batch: when a wait's first poll should go. The first wait of a kind (the scout)
+ * brackets the end between the last poll that saw the batch pending and the one that saw it done; the next waits
+ * bisect that bracket until a first poll comes early, then the staircase (`STAIRCASE`) narrows and follows it. Waits that ran side by side report outcomes of the same guess: one
+ * that no longer tells anything about the current guess (a hit later than it, a miss earlier) is ignored, so ten
+ * projects finishing together move it once, not ten times. Bounded: the oldest kinds are forgotten past `maxKinds`.
  */
 export class DurationModel {
-  private readonly kinds = new Map<string, { lo: number; hi: number }>();
+  private readonly kinds = new Map<string, Kind>();
   private readonly scouts = new Map<string, () => void>();
   private readonly lessons = new Map<string, Promise<void>>();
 
@@ -72,31 +93,88 @@ export class DurationModel {
   /** When to poll first (ms after the wait starts); undefined for a kind never seen finish. */
   expectedMs(shape: string): number | undefined {
     const kind = this.kinds.get(shape);
-    if (!kind) return undefined;
-    return kind.hi - kind.lo <= Math.max(2, kind.hi * 0.03) ? kind.hi : Math.round((kind.lo + kind.hi) / 2);
-  }
-
-  /** When the batch is known done (ms after the wait starts): where a poll goes after an early first one. */
-  knownDoneMs(shape: string): number | undefined {
-    return this.kinds.get(shape)?.hi;
+    return kind && Math.round(kind.at);
   }
 
   /** A wait ended: learn from when it saw the batch pending and done. */
   observe(shape: string, seen: WaitSeen): void {
     const kind = this.kinds.get(shape);
-    if (!kind || seen.expectedMs === undefined) return this.remember(shape, seen.pendingAtMs, seen.doneAtMs);
-    const done = Math.max(1, Math.min(seen.doneAtMs, kind.hi * 2));
-    kind.hi = seen.pendingAtMs >= kind.hi ? done : Math.min(kind.hi, done);
-    kind.lo = Math.min(Math.max(kind.lo, seen.pendingAtMs), kind.hi * 0.99);
-    kind.lo = Math.max(0, kind.lo - kind.hi * 0.0025);
+    if (!kind) return this.remember(shape, seen);
+    if (!this.tellsAbout(shape, seen)) return;
+    if (kind.searching) search(kind, seen);
+    else staircase(kind, seen);
   }
 
-  private remember(shape: string, pendingAtMs: number, doneAtMs: number): void {
-    const hi = Math.max(1, doneAtMs);
-    this.kinds.delete(shape);
-    this.kinds.set(shape, { lo: Math.min(pendingAtMs, hi * 0.99), hi });
+  /**
+   * Whether the wait's outcome says anything about the current guess: its first poll went at a guess, and it was a
+   * hit at or before the current one, or a miss at or after it (waits side by side report on an older guess).
+   */
+  private tellsAbout(shape: string, seen: WaitSeen): boolean {
+    if (seen.guessMs === undefined) return false;
+    const current = this.expectedMs(shape)!;
+    return seen.pendingAtMs === 0 ? seen.guessMs <= current : seen.guessMs >= current;
+  }
+
+  /** The first lesson of a kind: the end lies between the last pending poll and the done one. */
+  private remember(shape: string, seen: WaitSeen): void {
+    const kind: Kind = { at: 0, step: 0, searching: true, run: 0 };
+    bracket(kind, seen);
+    this.kinds.set(shape, kind);
     if (this.kinds.size > this.maxKinds) this.kinds.delete(this.kinds.keys().next().value!);
   }
+}
+
+/** Guess the middle of what the wait saw, (last pending, done], and step a quarter of it: a bisection. */
+function bracket(kind: Kind, seen: WaitSeen): void {
+  const done = Math.max(1, seen.doneAtMs);
+  const pending = Math.min(seen.pendingAtMs, done);
+  kind.at = (pending + done) / 2;
+  kind.step = Math.max(STAIRCASE.minStepMs, (done - pending) / 4);
+}
+
+/**
+ * Bisection after the first lesson: a hit halves the way down, a miss by more than one poll bisects its own
+ * bracket; a miss by one poll means the guess is within a round trip of the end: the staircase takes over.
+ */
+function search(kind: Kind, seen: WaitSeen): void {
+  if (seen.pendingAtMs === 0) {
+    kind.at = Math.max(0, kind.at - kind.step);
+    kind.step = Math.max(STAIRCASE.minStepMs, kind.step / 2);
+  } else if (seen.polls > 2) bracket(kind, seen);
+  else {
+    kind.searching = false;
+    staircase(kind, seen);
+  }
+}
+
+/** A hit moves the guess earlier by a fraction of the step, a miss later (`STAIRCASE`). */
+function staircase(kind: Kind, seen: WaitSeen): void {
+  const hit = seen.pendingAtMs === 0;
+  adjustStep(kind, hit);
+  if (hit) kind.at = Math.max(0, kind.at - (kind.step * (1 - STAIRCASE.hitRate)) / STAIRCASE.hitRate);
+  else moveLater(kind, seen);
+}
+
+/**
+ * After a miss: later by a step, or by half the way to the last pending poll when that was further (the service
+ * got slower), never past the done poll and at most doubling (one slow operation must not make every later wait
+ * sleep long); the step grows with a long move, so the way back is as quick if it was a one-off.
+ */
+function moveLater(kind: Kind, seen: WaitSeen): void {
+  const jump = Math.min(Math.max(kind.step, (seen.pendingAtMs - kind.at) / 2), Math.max(kind.at, kind.step));
+  kind.at = Math.min(seen.doneAtMs, kind.at + jump);
+  kind.step = Math.max(kind.step, Math.min(jump / 2, kind.at / 4));
+}
+
+/** Halves the step at a reversal, doubles it after a run of equal outcomes. */
+function adjustStep(kind: Kind, hit: boolean): void {
+  if (kind.lastHit === hit) kind.run += 1;
+  else if (kind.lastHit !== undefined) {
+    kind.step = Math.max(STAIRCASE.minStepMs, kind.step / 2);
+    kind.run = 1;
+  } else kind.run = 1;
+  kind.lastHit = hit;
+  if (kind.run >= STAIRCASE.widenAfter) kind.step = Math.max(STAIRCASE.minStepMs, Math.min(kind.step * 2, kind.at / 4));
 }
 
 /** The kind of a batch: its operations' actions and statuses, in order ("apply_config:running,..."). */

@@ -105,50 +105,111 @@ describe("poll interval", () => {
 
 describe("learned durations (DurationModel)", () => {
   const policy = { ...DEFAULT_WAIT_POLICY, minIntervalMs: 5 };
+  const K = "start_compute:running";
 
-  it("knows nothing of a kind never seen, then expects the first wait's bracket middle", () => {
-    const model = new DurationModel();
-    expect(model.expectedMs("start_compute:running")).toBeUndefined();
-    model.observe("start_compute:running", { pendingAtMs: 100, doneAtMs: 300 });
-    expect(model.expectedMs("start_compute:running")).toBe(200);
-    expect(model.knownDoneMs("start_compute:running")).toBe(300);
-  });
-  it("bisects down to the real duration; early polls (probes) stay rare", () => {
-    const model = new DurationModel();
-    const real = 243;
-    model.observe("k", { pendingAtMs: 100, doneAtMs: 300 });
-    let early = 0;
-    for (let i = 0; i < 30; i++) {
-      const expected = model.expectedMs("k")!;
-      const done = expected >= real;
-      if (!done) early += 1;
-      model.observe(
-        "k",
-        done
-          ? { expectedMs: expected, pendingAtMs: 0, doneAtMs: expected }
-          : { expectedMs: expected, pendingAtMs: expected, doneAtMs: model.knownDoneMs("k")! },
-      );
+  /**
+   * One wait against a batch that ends `endMs` after the wait starts, as `waitForOperations` polls it: the first
+   * poll at the learned time (or the scout's growing intervals), then at once after an early answer, growing by
+   * 1.5; each answer takes `rttMs`. Returns the polls sent and how late the done poll was.
+   */
+  function simulate(model: DurationModel, endMs: number, rttMs = 10) {
+    const expected = model.expectedMs(K);
+    const schedule = new PollSchedule(expected === undefined ? { ...policy, initialIntervalMs: 50 } : policy, expected);
+    let at = schedule.next();
+    let pendingAtMs = 0;
+    let polls = 1;
+    while (at < endMs) {
+      pendingAtMs = at;
+      at += rttMs + schedule.next();
+      polls += 1;
     }
-    expect(model.knownDoneMs("k")).toBeGreaterThanOrEqual(real);
-    expect(model.knownDoneMs("k")).toBeLessThanOrEqual(real * 1.04);
-    expect(early).toBeLessThan(10);
-  });
-  it("one stuck operation at most doubles the expectation (later waits do not sleep long)", () => {
+    model.observe(K, { guessMs: expected, pendingAtMs, doneAtMs: at, polls });
+    return { polls, lateMs: at - endMs };
+  }
+
+  /** A service whose batches end at `meanMs` ± `spreadMs` (uniform, seeded). */
+  function service(meanMs: number, spreadMs = 3, seed = 7) {
+    let x = seed;
+    return () => {
+      x = (x * 16807) % 2147483647;
+      return meanMs + ((x / 2147483647) * 2 - 1) * spreadMs;
+    };
+  }
+
+  it("knows nothing of a kind never seen, then expects the middle of the first wait's bracket", () => {
     const model = new DurationModel();
-    model.observe("k", { pendingAtMs: 0, doneAtMs: 200 });
-    model.observe("k", { expectedMs: 200, pendingAtMs: 60_000, doneAtMs: 60_100 });
-    expect(model.knownDoneMs("k")).toBe(400);
+    expect(model.expectedMs(K)).toBeUndefined();
+    model.observe(K, { pendingAtMs: 100, doneAtMs: 300, polls: 4 });
+    expect(model.expectedMs(K)).toBe(200);
   });
-  it("notices a service that got faster (a done batch below the bracket)", () => {
+
+  it("settles just after the end: most first polls find the batch done, a few ms late; early ones are rare", () => {
     const model = new DurationModel();
-    model.observe("k", { pendingAtMs: 990, doneAtMs: 1000 });
-    model.observe("k", { expectedMs: 500, pendingAtMs: 0, doneAtMs: 500 });
-    expect(model.knownDoneMs("k")).toBe(500);
-    expect(model.expectedMs("k")).toBeLessThanOrEqual(500);
+    const end = service(243);
+    for (let i = 0; i < 30; i++) simulate(model, end()); // the scout, then the bisection
+    const waits = Array.from({ length: 200 }, () => simulate(model, end()));
+    const hits = waits.filter((w) => w.polls === 1);
+    const meanLate = waits.reduce((sum, w) => sum + w.lateMs, 0) / waits.length;
+    expect(hits.length / waits.length).toBeGreaterThan(0.6);
+    expect(hits.length / waits.length).toBeLessThan(0.97);
+    expect(meanLate).toBeLessThan(8); // the peers' fixed 100 ms polling: 50 on average
+    expect(Math.max(...waits.map((w) => w.polls))).toBeLessThanOrEqual(3);
   });
+
+  it("converges from the scout's coarse bracket within a few waits", () => {
+    const model = new DurationModel();
+    const end = service(750);
+    simulate(model, end());
+    const late = Array.from({ length: 10 }, () => simulate(model, end()).lateMs);
+    expect(Math.max(...late.slice(5))).toBeLessThan(20);
+  });
+
+  it("follows a service that got slower, then faster again", () => {
+    const model = new DurationModel();
+    let end = service(250);
+    for (let i = 0; i < 40; i++) simulate(model, end());
+    end = service(500);
+    for (let i = 0; i < 10; i++) simulate(model, end());
+    expect(model.expectedMs(K)).toBeGreaterThan(480);
+    expect(model.expectedMs(K)).toBeLessThan(520);
+    end = service(250);
+    for (let i = 0; i < 40; i++) simulate(model, end());
+    expect(model.expectedMs(K)).toBeLessThan(270);
+  });
+
+  it("one slow operation at most doubles the expectation, and the next waits come back", () => {
+    const model = new DurationModel();
+    const end = service(200);
+    for (let i = 0; i < 40; i++) simulate(model, end());
+    const before = model.expectedMs(K)!;
+    model.observe(K, { guessMs: before, pendingAtMs: 60_000, doneAtMs: 60_100, polls: 40 });
+    expect(model.expectedMs(K)).toBeLessThanOrEqual(2 * before);
+    for (let i = 0; i < 20; i++) simulate(model, end());
+    expect(model.expectedMs(K)).toBeLessThan(before * 1.1);
+  });
+
+  it("waits that polled side by side at the same guess move it once, not once each", () => {
+    const model = new DurationModel();
+    model.observe(K, { pendingAtMs: 180, doneAtMs: 220, polls: 3 });
+    const guess = model.expectedMs(K)!;
+    for (let i = 0; i < 10; i++) model.observe(K, { guessMs: guess, pendingAtMs: 0, doneAtMs: guess, polls: 1 });
+    expect(model.expectedMs(K)).toBe(guess - 10); // one hit: bisected once (from the middle of 180..220)
+    const lower = model.expectedMs(K)!;
+    model.observe(K, { guessMs: lower - 3, pendingAtMs: lower - 3, doneAtMs: lower + 10, polls: 2 });
+    expect(model.expectedMs(K)).toBe(lower); // early before the current guess: nothing learned about it
+    model.observe(K, { guessMs: lower, pendingAtMs: lower, doneAtMs: lower + 15, polls: 2 });
+    expect(model.expectedMs(K)).toBeGreaterThan(lower); // early at it: later
+  });
+  it("learns nothing from a wait whose first poll did not go at the guess", () => {
+    const model = new DurationModel();
+    model.observe(K, { pendingAtMs: 180, doneAtMs: 220, polls: 3 });
+    model.observe(K, { pendingAtMs: 0, doneAtMs: 20, polls: 1 });
+    expect(model.expectedMs(K)).toBe(200);
+  });
+
   it("forgets the oldest kinds past its bound", () => {
     const model = new DurationModel(2);
-    for (const k of ["a", "b", "c"]) model.observe(k, { pendingAtMs: 0, doneAtMs: 10 });
+    for (const k of ["a", "b", "c"]) model.observe(k, { pendingAtMs: 0, doneAtMs: 10, polls: 1 });
     expect(model.expectedMs("a")).toBeUndefined();
     expect(model.expectedMs("c")).toBeDefined();
   });
@@ -158,41 +219,39 @@ describe("learned durations (DurationModel)", () => {
   });
   it("schedule: unknown kind = the classic growing intervals", () => {
     const s = new PollSchedule(policy);
-    expect([0, 0, 0, 0].map(() => s.next(0))).toEqual([100, 150, 225, 338]);
+    expect([0, 0, 0, 0].map(() => s.next())).toEqual([100, 150, 225, 338]);
   });
-  it("schedule: known kind = the expectation, then until known done, then short growing intervals", () => {
-    const s = new PollSchedule(policy, 400, 460);
-    expect(s.next(0)).toBe(400);
-    expect(s.next(420)).toBe(40);
-    expect(s.next(470)).toBe(30);
-    const late = new PollSchedule(policy, 400, 400);
-    late.next(0);
-    expect(late.next(430)).toBe(20); // a twentieth of the expectation when the known end has passed
+  it("schedule: known kind = the learned time, then at once, then growing intervals", () => {
+    const s = new PollSchedule(policy, 400);
+    expect([0, 0, 0, 0].map(() => s.next())).toEqual([400, 0, 8, 12]);
   });
 });
 
 describe("waitForOperations with a model", () => {
-  it("a second wait of the same kind polls once, at the learned time", async () => {
+  it("after the first wait of a kind, the next ones poll once or twice, near the learned time", async () => {
     const model = new DurationModel();
-    const polls: number[] = [];
-    const start = Date.now();
     const endsAt = new Map<string, number>();
+    const polls = new Map<string, number[]>();
     const reader = {
       operations: {
         get: async (_p: string, id: string) => {
-          polls.push(Date.now() - start);
+          polls.get(id)!.push(Date.now() - (endsAt.get(id)! - 160));
+          await new Promise((resolve) => setTimeout(resolve, 3)); // a round trip
           return op(id, Date.now() >= endsAt.get(id)! ? "finished" : "running");
         },
       },
     };
-    endsAt.set("a", Date.now() + 160);
-    await waitForOperations(reader, "p", [op("a", "running")], { model });
-    const coldPolls = polls.length;
-    endsAt.set("b", Date.now() + 160);
-    polls.length = 0;
-    await waitForOperations(reader, "p", [op("b", "running")], { model });
-    expect(coldPolls).toBeGreaterThan(1);
-    expect(polls.length).toBeLessThanOrEqual(2);
+    const ids = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    for (const id of ids) {
+      endsAt.set(id, Date.now() + 160);
+      polls.set(id, []);
+      await waitForOperations(reader, "p", [op(id, "running")], { model });
+    }
+    expect(polls.get("a")!.length).toBeGreaterThan(2); // the cold search
+    for (const id of ids.slice(3)) {
+      expect(polls.get(id)!.length).toBeLessThanOrEqual(2);
+      expect(polls.get(id)![0]).toBeGreaterThan(120);
+    }
   });
   it("reads a batch with one list request when the reader can list", async () => {
     const calls: string[] = [];
@@ -230,7 +289,7 @@ describe("waitForOperations with a model", () => {
   });
   it("a learned first poll never outlives the timeout", async () => {
     const model = new DurationModel();
-    model.observe("start_compute:running", { pendingAtMs: 0, doneAtMs: 60_000 });
+    model.observe("start_compute:running", { pendingAtMs: 0, doneAtMs: 60_000, polls: 1 });
     const { reader } = scripted({ a: ["running"] });
     const run = waitForOperations(reader, "p", [op("a", "running")], { timeoutMs: 30, model });
     await expect(run).rejects.toMatchObject({ kind: "wait_timeout" });

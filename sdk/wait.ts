@@ -6,15 +6,15 @@
  * Since changes of one project run one after another, every millisecond between an operation's end and the poll
  * that sees it is added to the whole `pulumi up`, and every extra poll spends the account's request budget. So the
  * wait learns, per kind of batch (its actions), how long such a batch takes in this process, sleeps until then,
- * and polls shortly after when it was early (see `DurationModel`). A batch of several operations is read with one
+ * and polls again at once when it was early (see `DurationModel`). A batch of several operations is read with one
  * list request when the reader can list.
  */
 import { NeonError } from "./errors";
 import { sleep, throwIfAborted } from "./retry";
 import { DONE_STATUSES, FAILED_STATUSES, Operation } from "./schemas";
-import { DurationModel, SHARED_MODEL, shapeOf } from "./durations";
+import { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
 
-export { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
+export { DurationModel, SHARED_MODEL, STAIRCASE, shapeOf, WaitSeen } from "./durations";
 
 /** How long and how often to poll. */
 export interface WaitPolicy {
@@ -26,7 +26,7 @@ export interface WaitPolicy {
   maxIntervalMs: number;
   /** Growth factor of the interval per poll round. */
   factor: number;
-  /** Floor of the interval after a learned first poll came too early. */
+  /** The sleep before the third poll when a learned first poll came too early (then growing by `factor`). */
   minIntervalMs: number;
 }
 
@@ -71,9 +71,9 @@ export function nextIntervalMs(current: number, policy: WaitPolicy): number {
 
 /**
  * The sleeps before each poll. Unknown kind of batch: `initialIntervalMs` growing by `factor` to the cap. Known:
- * first the expected duration; if that was early, next until the batch is known done (`knownDoneMs` after the
- * start) or a short interval (a twentieth of the expectation, at least `minIntervalMs`), whichever is later; then
- * growing the same way, so an early first poll costs little and a stuck operation is not polled in a tight loop.
+ * first the learned time; if that was early, the next poll goes at once (the batch most likely ended while the
+ * early answer travelled back), then `minIntervalMs` growing the same way, so an early first poll costs one
+ * request and one round trip, and a stuck operation is not polled in a tight loop.
  */
 export class PollSchedule {
   private polls = 0;
@@ -82,23 +82,19 @@ export class PollSchedule {
   constructor(
     private readonly policy: WaitPolicy,
     private readonly expectedMs?: number,
-    private readonly knownDoneMs?: number,
   ) {
     this.interval = policy.initialIntervalMs;
   }
 
-  /** How long to sleep before the next poll, `elapsedMs` after the wait started. */
-  next(elapsedMs: number): number {
+  /** How long to sleep before the next poll. */
+  next(): number {
     const n = this.polls++;
     if (n === 0) return this.expectedMs ?? this.interval;
     if (n === 1 && this.expectedMs !== undefined) {
-      const short = Math.max(this.policy.minIntervalMs, Math.round(this.expectedMs / 20));
-      this.interval = Math.min(this.policy.maxIntervalMs, short);
-      const untilDone = (this.knownDoneMs ?? 0) - elapsedMs;
-      return untilDone > 0 ? Math.max(this.policy.minIntervalMs, untilDone) : this.interval;
+      this.interval = this.policy.minIntervalMs;
+      return 0;
     }
-    this.interval = nextIntervalMs(this.interval, this.policy);
-    return this.interval;
+    return (this.interval = nextIntervalMs(this.interval, this.policy));
   }
 }
 
@@ -122,10 +118,13 @@ export async function waitForOperations(
   try {
     if (!scout) await model.followScout(shape, policy.maxIntervalMs, options.signal);
     const expected = model.expectedMs(shape);
-    const untilExpected = expected === undefined ? undefined : Math.max(0, expected - (Date.now() - started));
-    const schedule = new PollSchedule(scout ? scoutPolicy(policy) : policy, untilExpected, model.knownDoneMs(shape));
+    const elapsed = Date.now() - started;
+    const firstPollIn = expected === undefined ? undefined : Math.max(0, expected - elapsed);
+    // a follower woken after the learned time polls at once: its outcome says nothing about the guess
+    const guessMs = expected !== undefined && expected >= elapsed ? expected : undefined;
+    const schedule = new PollSchedule(scout ? scoutPolicy(policy) : policy, firstPollIn);
     const seen = await pollUntilDone(client, projectId, latest, schedule, { policy, started, ...options });
-    if (seen.doneAtMs > 0) model.observe(shape, { ...seen, expectedMs: expected });
+    if (seen.doneAtMs > 0) model.observe(shape, { ...seen, guessMs });
     return [...latest.values()];
   } finally {
     if (scout) model.releaseScout(shape);
@@ -136,7 +135,7 @@ export async function waitForOperations(
 function scoutPolicy(policy: WaitPolicy): WaitPolicy {
   return {
     ...policy,
-    factor: Math.min(policy.factor, 1.2),
+    factor: Math.min(policy.factor, 1.15),
     initialIntervalMs: Math.max(1, policy.initialIntervalMs / 2),
   };
 }
@@ -148,16 +147,17 @@ async function pollUntilDone(
   latest: Map<string, Operation>,
   schedule: PollSchedule,
   options: { policy: WaitPolicy; started: number; signal?: AbortSignal },
-): Promise<{ pendingAtMs: number; doneAtMs: number }> {
+): Promise<Omit<WaitSeen, "guessMs">> {
   const { policy, started, signal } = options;
   const deadline = started + policy.timeoutMs;
-  const seen = { pendingAtMs: 0, doneAtMs: 0 };
+  const seen = { pendingAtMs: 0, doneAtMs: 0, polls: 0 };
   for (let pending = settle(latest); pending.length > 0; pending = settle(latest)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw timeoutError(projectId, pending, policy.timeoutMs);
-    await sleep(Math.min(schedule.next(Date.now() - started), remaining), signal);
+    await sleep(Math.min(schedule.next(), remaining), signal);
     if (seen.doneAtMs > 0) seen.pendingAtMs = seen.doneAtMs;
     seen.doneAtMs = Date.now() - started;
+    seen.polls += 1;
     await pollOnce(client, projectId, pending, latest, signal);
   }
   return seen;
