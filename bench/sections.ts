@@ -99,7 +99,7 @@ function baselineRows(strategy: Strategy, runs: RunResult[], ours: RunResult[], 
   const completed = failed.max === 0;
   const verdict = completed
     ? {
-        value: `${show(wall)}; ours ÷ it: ${(oursWall / med(runs, (r) => r.wallMs)).toFixed(2)}`,
+        value: `${show(wall)}; ours ÷ it: ${(oursWall / med(runs, (r) => r.wallMs)).toFixed(3)}`,
         pass: oursWall < med(runs, (r) => r.wallMs),
       }
     : { value: `${show(wall)} but **${show(failed, 0)} of ${n * 3} changes failed** (not the same work)`, pass: true };
