@@ -36,7 +36,7 @@ interface Kind {
   /** When to send the first poll, ms after the wait starts. */
   at: number;
   step: number;
-  /** Until the first early poll: bisecting the first wait's bracket (a hit halves the way down). */
+  /** Bisecting the first wait's bracket, until a first poll is early by less than one poll. */
   searching: boolean;
   lastHit?: boolean;
   /** Equal outcomes in a row. */
@@ -46,9 +46,10 @@ interface Kind {
 /**
  * Learned durations, per kind of batch: when a wait's first poll should go. The first wait of a kind (the scout)
  * brackets the end between the last poll that saw the batch pending and the one that saw it done; the next waits
- * bisect that bracket until a first poll comes early, then the staircase (`STAIRCASE`) narrows and follows it. Waits that ran side by side report outcomes of the same guess: one
- * that no longer tells anything about the current guess (a hit later than it, a miss earlier) is ignored, so ten
- * projects finishing together move it once, not ten times. Bounded: the oldest kinds are forgotten past `maxKinds`.
+ * bisect that bracket until a first poll is early by less than one poll, then the staircase (`STAIRCASE`) narrows
+ * and follows it. Waits that ran side by side report outcomes of the same guess: one that no longer tells anything
+ * about the current guess (a hit later than it, a miss earlier) is ignored, so ten projects finishing together
+ * move it once, not ten times. Bounded: the oldest kinds are forgotten past `maxKinds`.
  */
 export class DurationModel {
   private readonly kinds = new Map<string, Kind>();
