@@ -14,11 +14,11 @@ import { sleep } from "./retry";
 export interface WaitSeen {
   /** The learned time its first poll went at; undefined when the model did not know the kind (or it went later). */
   guessMs?: number;
-  /** The last poll that saw something pending (0 when none did: the first poll saw the batch done). */
+  /** The last poll that saw something pending (0 when none did). */
   pendingAtMs: number;
   /** The poll that saw everything done. */
   doneAtMs: number;
-  /** Polls sent. */
+  /** Polls sent: 1 when the first poll saw the batch done (a hit). */
   polls: number;
 }
 
@@ -28,7 +28,7 @@ export interface WaitSeen {
  * so it settles where `hitRate` of first polls find the batch done. An early poll costs one request and one round
  * trip (the next poll goes at once); a late one costs its lateness: 85% balances the two at a spread of a few ms.
  * The step halves at each reversal (a bisection towards the end) and doubles with each equal outcome from the
- * `widenAfter`-th in a row on (the service got faster or slower), within `minStepMs` and a quarter of the duration.
+ * `widenAfter`-th in a row on (the service got faster or slower), within `minStepMs` and half the guess.
  */
 export const STAIRCASE = { hitRate: 0.85, widenAfter: 6, minStepMs: 1 } as const;
 
@@ -79,6 +79,7 @@ export class DurationModel {
   async followScout(shape: string, maxMs: number, signal?: AbortSignal): Promise<void> {
     const lesson = this.lessons.get(shape);
     if (!lesson) return;
+    if (signal?.aborted) return sleep(0, signal);
     const timer = new AbortController();
     const onAbort = () => timer.abort();
     signal?.addEventListener("abort", onAbort);
@@ -113,46 +114,71 @@ export class DurationModel {
   private tellsAbout(shape: string, seen: WaitSeen): boolean {
     if (seen.guessMs === undefined) return false;
     const current = this.expectedMs(shape)!;
-    return seen.pendingAtMs === 0 ? seen.guessMs <= current : seen.guessMs >= current;
+    return isHit(seen) ? seen.guessMs <= current : seen.guessMs >= current;
   }
 
   /** The first lesson of a kind: the end lies between the last pending poll and the done one. */
   private remember(shape: string, seen: WaitSeen): void {
     const kind: Kind = { at: 0, step: 0, searching: true, run: 0 };
-    bracket(kind, seen);
+    bracket(kind, seen, Infinity);
     this.kinds.set(shape, kind);
     if (this.kinds.size > this.maxKinds) this.kinds.delete(this.kinds.keys().next().value!);
   }
 }
 
-/** Guess the middle of what the wait saw, (last pending, done], and step a quarter of it: a bisection. */
-function bracket(kind: Kind, seen: WaitSeen): void {
+/** The first poll found the batch done. */
+const isHit = (seen: WaitSeen): boolean => seen.polls === 1;
+
+/**
+ * Guess the middle of what the wait saw, (last pending, done], and step a quarter of it: a bisection. Never above
+ * `capMs`: one slow batch must not make every later wait of the kind sleep long.
+ */
+function bracket(kind: Kind, seen: WaitSeen, capMs: number): void {
   const done = Math.max(1, seen.doneAtMs);
-  const pending = Math.min(seen.pendingAtMs, done);
-  kind.at = (pending + done) / 2;
-  kind.step = Math.max(STAIRCASE.minStepMs, (done - pending) / 4);
+  const pending = Math.min(isHit(seen) ? 0 : seen.pendingAtMs, done);
+  kind.at = Math.min((pending + done) / 2, capMs);
+  kind.step = Math.max(STAIRCASE.minStepMs, Math.min((done - pending) / 4, kind.at / 4));
 }
 
 /**
  * Bisection after the first lesson: a hit halves the way down, a miss by more than one poll bisects its own
- * bracket; a miss by one poll means the guess is within a round trip of the end: the staircase takes over.
+ * bracket (at most doubling the guess); a miss by one poll means the guess is within a round trip of the end: the
+ * staircase takes over. `widenAfter` hits in a row mean the end lies below the bracket (the first batch was slow).
  */
 function search(kind: Kind, seen: WaitSeen): void {
-  if (seen.pendingAtMs === 0) {
+  if (isHit(seen)) {
+    kind.run += 1;
+    kind.lastHit = true;
+    if (kind.run >= STAIRCASE.widenAfter) return searchBelow(kind);
     kind.at = Math.max(0, kind.at - kind.step);
     kind.step = Math.max(STAIRCASE.minStepMs, kind.step / 2);
-  } else if (seen.polls > 2) bracket(kind, seen);
-  else {
+  } else if (seen.polls > 2) {
+    bracket(kind, seen, kind.at * 2);
+    kind.run = 0;
+    kind.lastHit = false;
+  } else {
     kind.searching = false;
     staircase(kind, seen);
   }
 }
 
-/** A hit moves the guess earlier by a fraction of the step, a miss later (`STAIRCASE`). */
+/** The end lies below the guess: bisect (0, guess]. */
+function searchBelow(kind: Kind): void {
+  kind.searching = true;
+  kind.at /= 2;
+  kind.step = Math.max(STAIRCASE.minStepMs, kind.at / 2);
+  kind.run = 0;
+}
+
+/**
+ * A hit moves the guess earlier by a fraction of the step, a miss later (`STAIRCASE`). Twice `widenAfter` hits in
+ * a row, with the step widening all along, happen only when the service got much faster: bisect below.
+ */
 function staircase(kind: Kind, seen: WaitSeen): void {
-  const hit = seen.pendingAtMs === 0;
+  const hit = isHit(seen);
   adjustStep(kind, hit);
-  if (hit) kind.at = Math.max(0, kind.at - (kind.step * (1 - STAIRCASE.hitRate)) / STAIRCASE.hitRate);
+  if (hit && kind.run >= 2 * STAIRCASE.widenAfter) searchBelow(kind);
+  else if (hit) kind.at = Math.max(0, kind.at - (kind.step * (1 - STAIRCASE.hitRate)) / STAIRCASE.hitRate);
   else moveLater(kind, seen);
 }
 
@@ -167,15 +193,15 @@ function moveLater(kind: Kind, seen: WaitSeen): void {
   kind.step = Math.max(kind.step, Math.min(jump / 2, kind.at / 4));
 }
 
-/** Halves the step at a reversal, doubles it after a run of equal outcomes. */
+/** Halves the step at a reversal, doubles it (to half the guess) after a run of equal outcomes. */
 function adjustStep(kind: Kind, hit: boolean): void {
   if (kind.lastHit === hit) kind.run += 1;
-  else if (kind.lastHit !== undefined) {
-    kind.step = Math.max(STAIRCASE.minStepMs, kind.step / 2);
+  else {
+    if (kind.lastHit !== undefined) kind.step = Math.max(STAIRCASE.minStepMs, kind.step / 2);
     kind.run = 1;
-  } else kind.run = 1;
+  }
   kind.lastHit = hit;
-  if (kind.run >= STAIRCASE.widenAfter) kind.step = Math.max(STAIRCASE.minStepMs, Math.min(kind.step * 2, kind.at / 4));
+  if (kind.run >= STAIRCASE.widenAfter) kind.step = Math.max(STAIRCASE.minStepMs, Math.min(kind.step * 2, kind.at / 2));
 }
 
 /** The kind of a batch: its operations' actions and statuses, in order ("apply_config:running,..."). */

@@ -183,9 +183,43 @@ describe("learned durations (DurationModel)", () => {
     for (let i = 0; i < 40; i++) simulate(model, end());
     const before = model.expectedMs(K)!;
     model.observe(K, { guessMs: before, pendingAtMs: 60_000, doneAtMs: 60_100, polls: 40 });
-    expect(model.expectedMs(K)).toBeLessThanOrEqual(2 * before);
+    expect(model.expectedMs(K)).toBeLessThanOrEqual(2 * before + 1); // (rounded)
     for (let i = 0; i < 20; i++) simulate(model, end());
     expect(model.expectedMs(K)).toBeLessThan(before * 1.1);
+  });
+
+  it("a slow first batch does not keep later waits late: the guess comes down within a few dozen waits", () => {
+    const model = new DurationModel();
+    simulate(model, 5000); // the scout met a slow batch
+    const end = service(200);
+    const late = Array.from({ length: 40 }, () => simulate(model, end()).lateMs);
+    expect(model.expectedMs(K)).toBeLessThan(250);
+    expect(Math.max(...late.slice(30))).toBeLessThan(40);
+  });
+
+  it("a slow batch while still bisecting at most doubles the guess", () => {
+    const model = new DurationModel();
+    model.observe(K, { pendingAtMs: 180, doneAtMs: 220, polls: 5 });
+    const guess = model.expectedMs(K)!;
+    model.observe(K, { guessMs: guess, pendingAtMs: 60_000, doneAtMs: 60_400, polls: 30 });
+    expect(model.expectedMs(K)).toBeLessThanOrEqual(2 * guess);
+  });
+
+  it("follows a much faster service within a few dozen waits (steps widen on runs of hits)", () => {
+    const model = new DurationModel();
+    let end = service(60_000, 500);
+    for (let i = 0; i < 30; i++) simulate(model, end());
+    end = service(5_000, 50);
+    for (let i = 0; i < 25; i++) simulate(model, end());
+    expect(model.expectedMs(K)).toBeLessThan(5_600);
+  });
+
+  it("halves its step at each reversal: a jittery end does not make the guess wander", () => {
+    const model = new DurationModel();
+    const end = service(400, 2);
+    for (let i = 0; i < 40; i++) simulate(model, end());
+    const guesses = Array.from({ length: 60 }, () => (simulate(model, end()), model.expectedMs(K)!));
+    expect(Math.max(...guesses) - Math.min(...guesses)).toBeLessThan(16);
   });
 
   it("waits that polled side by side at the same guess move it once, not once each", () => {
@@ -293,6 +327,31 @@ describe("waitForOperations with a model", () => {
     const { reader } = scripted({ a: ["running"] });
     const run = waitForOperations(reader, "p", [op("a", "running")], { timeoutMs: 30, model });
     await expect(run).rejects.toMatchObject({ kind: "wait_timeout" });
+  });
+});
+
+describe("waits never poll in a tight loop, and honour their budget", () => {
+  it("a stuck operation after an early learned poll is polled ever more slowly, even with factor 1", async () => {
+    const model = new DurationModel();
+    model.observe("start_compute:running", { pendingAtMs: 0, doneAtMs: 20, polls: 1 });
+    let polls = 0;
+    const reader = { operations: { get: async (_p: string, id: string) => (polls++, op(id, "running")) } };
+    const run = waitForOperations(reader, "p", [op("a", "running")], { model, factor: 1, timeoutMs: 600 });
+    await expect(run).rejects.toMatchObject({ kind: "wait_timeout" });
+    expect(polls).toBeLessThan(20); // 5 ms flat would be over 100
+  });
+  it("a follower of a scout honours its own timeout and an aborted signal", async () => {
+    const model = new DurationModel();
+    const never = { operations: { get: async (_p: string, id: string) => op(id, "running") } };
+    const scout = waitForOperations(never, "p", [op("s", "running")], { model, timeoutMs: 1200 }).catch(() => {});
+    const started = Date.now();
+    const follower = waitForOperations(never, "p", [op("f", "running")], { model, timeoutMs: 100 });
+    await expect(follower).rejects.toMatchObject({ kind: "wait_timeout" });
+    const aborted = AbortSignal.abort();
+    const cancelled = waitForOperations(never, "p", [op("g", "running")], { model, signal: aborted });
+    await expect(cancelled).rejects.toMatchObject({ kind: "cancelled" });
+    expect(Date.now() - started).toBeLessThan(1000); // not the 2 s a follower may otherwise sleep
+    await scout;
   });
 });
 

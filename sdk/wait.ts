@@ -69,21 +69,26 @@ export function nextIntervalMs(current: number, policy: WaitPolicy): number {
   return Math.min(policy.maxIntervalMs, Math.max(1, Math.round(current * policy.factor)));
 }
 
+/** The least growth of the intervals this module shortens itself (after an early poll, a scout's): never a tight loop. */
+const LEAST_GROWTH = { afterEarlyPoll: 1.5, scout: 1.1 };
+
 /**
  * The sleeps before each poll. Unknown kind of batch: `initialIntervalMs` growing by `factor` to the cap. Known:
  * first the learned time; if that was early, the next poll goes at once (the batch most likely ended while the
- * early answer travelled back), then `minIntervalMs` growing the same way, so an early first poll costs one
- * request and one round trip, and a stuck operation is not polled in a tight loop.
+ * early answer travelled back), then `minIntervalMs` growing by `factor` (at least 1.5), so an early first poll
+ * costs one request and one round trip, and a stuck operation is not polled in a tight loop.
  */
 export class PollSchedule {
   private polls = 0;
   private interval: number;
+  private factor: number;
 
   constructor(
     private readonly policy: WaitPolicy,
     private readonly expectedMs?: number,
   ) {
     this.interval = policy.initialIntervalMs;
+    this.factor = policy.factor;
   }
 
   /** How long to sleep before the next poll. */
@@ -92,9 +97,10 @@ export class PollSchedule {
     if (n === 0) return this.expectedMs ?? this.interval;
     if (n === 1 && this.expectedMs !== undefined) {
       this.interval = this.policy.minIntervalMs;
+      this.factor = Math.max(this.factor, LEAST_GROWTH.afterEarlyPoll);
       return 0;
     }
-    return (this.interval = nextIntervalMs(this.interval, this.policy));
+    return (this.interval = nextIntervalMs(this.interval, { ...this.policy, factor: this.factor }));
   }
 }
 
@@ -111,14 +117,14 @@ export async function waitForOperations(
 ): Promise<Operation[]> {
   const policy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options) };
   const model = options.model ?? SHARED_MODEL;
-  const started = Date.now();
+  const started = performance.now();
   const latest = new Map(operations.map((op) => [op.id, op]));
   const shape = shapeOf(settle(latest));
   const scout = model.expectedMs(shape) === undefined && model.claimScout(shape);
   try {
-    if (!scout) await model.followScout(shape, policy.maxIntervalMs, options.signal);
+    if (!scout) await model.followScout(shape, Math.min(policy.maxIntervalMs, policy.timeoutMs), options.signal);
     const expected = model.expectedMs(shape);
-    const elapsed = Date.now() - started;
+    const elapsed = performance.now() - started;
     const firstPollIn = expected === undefined ? undefined : Math.max(0, expected - elapsed);
     // a follower woken after the learned time polls at once: its outcome says nothing about the guess
     const guessMs = expected !== undefined && expected >= elapsed ? expected : undefined;
@@ -135,7 +141,7 @@ export async function waitForOperations(
 function scoutPolicy(policy: WaitPolicy): WaitPolicy {
   return {
     ...policy,
-    factor: Math.min(policy.factor, 1.15),
+    factor: Math.max(LEAST_GROWTH.scout, Math.min(policy.factor, 1.15)),
     initialIntervalMs: Math.max(1, policy.initialIntervalMs / 2),
   };
 }
@@ -152,11 +158,11 @@ async function pollUntilDone(
   const deadline = started + policy.timeoutMs;
   const seen = { pendingAtMs: 0, doneAtMs: 0, polls: 0 };
   for (let pending = settle(latest); pending.length > 0; pending = settle(latest)) {
-    const remaining = deadline - Date.now();
+    const remaining = deadline - performance.now();
     if (remaining <= 0) throw timeoutError(projectId, pending, policy.timeoutMs);
     await sleep(Math.min(schedule.next(), remaining), signal);
     if (seen.doneAtMs > 0) seen.pendingAtMs = seen.doneAtMs;
-    seen.doneAtMs = Date.now() - started;
+    seen.doneAtMs = performance.now() - started;
     seen.polls += 1;
     await pollOnce(client, projectId, pending, latest, signal);
   }
