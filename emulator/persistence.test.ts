@@ -1,8 +1,17 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "./index";
+import { Emulator, startEmulator } from "./index";
 import { primaryEndpoint, TestClient, branchId } from "./test-client";
+
+/** A fresh state file in a temporary directory. */
+const tempStateFile = (): string => join(mkdtempSync(join(tmpdir(), "neon-emu-")), "s.json");
+
+/** An emulator saving to `stateFile`, and a client of its console key. */
+async function persisted(stateFile: string): Promise<{ em: Emulator; c: TestClient }> {
+  const em = await startEmulator({ stateFile, rateLimit: false });
+  return { em, c: new TestClient(em.baseUrl, em.apiKey) };
+}
 
 describe("persistence", () => {
   it("survives close and restart with keys, computes and operations; the file holds no secret", async () => {
@@ -40,15 +49,13 @@ describe("persistence", () => {
   });
 
   it("without the old console key, a restart makes a new one and the world stays", async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), "neon-emu-")), "s.json");
-    const a = await startEmulator({ stateFile, rateLimit: false });
-    const c = new TestClient(a.baseUrl, a.apiKey);
+    const stateFile = tempStateFile();
+    const { em: a, c } = await persisted(stateFile);
     const ep = await primaryEndpoint(c, a.projectId);
     c.close();
     await a.close();
-    const b = await startEmulator({ stateFile, rateLimit: false });
+    const { em: b, c: c2 } = await persisted(stateFile);
     expect(b.apiKey).not.toBe(a.apiKey);
-    const c2 = new TestClient(b.baseUrl, b.apiKey);
     expect((await c2.get(`/projects/${b.projectId}/endpoints/${ep.id}`)).status).toBe(200);
     expect((await c2.get("/projects", { key: a.apiKey })).status).toBe(200); // the old key is still valid
     c2.close();
@@ -56,9 +63,8 @@ describe("persistence", () => {
   });
 
   it("saves after a mutation without waiting for close", async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), "neon-emu-")), "s.json");
-    const em = await startEmulator({ stateFile, rateLimit: false });
-    const c = new TestClient(em.baseUrl, em.apiKey);
+    const stateFile = tempStateFile();
+    const { em, c } = await persisted(stateFile);
     await c.post("/api_keys", { key_name: "saved-soon" });
     await new Promise((r) => setTimeout(r, 300));
     expect(readFileSync(stateFile, "utf8")).toContain("saved-soon");

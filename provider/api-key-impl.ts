@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { checkApiKeyInputs, planApiKeyChange } from "./api-key-check";
-import { errorKind, UNKNOWN_OUTCOME_ATTEMPTS } from "./errors";
+import { errorKind, resendWhileUnknown } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -97,15 +97,12 @@ export async function deleteKey(id: string): Promise<void> {
  * key nobody holds.
  */
 async function revokeKey(id: number): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  const revoke = async () => {
     try {
       await client().apiKeys.revoke(id);
-      return;
     } catch (error) {
-      const kind = errorKind(error);
-      if (kind === "not_found") return;
-      if (kind !== "ambiguous" || attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw error;
-      if (!(await client().apiKeys.list()).some((key) => key.id === id)) return;
+      if (errorKind(error) !== "not_found") throw error;
     }
-  }
+  };
+  await resendWhileUnknown(revoke, async () => !(await client().apiKeys.list()).some((key) => key.id === id));
 }

@@ -7,7 +7,7 @@ import { checkComputeInputs } from "./compute-check";
 import { planComputeChange, restartWarning } from "./compute-diff";
 import { ApiEndpoint, inputsFromOutputs, toOutputs } from "./compute-mapping";
 import { adoptCompute, createCompute } from "./compute-create";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError, UNKNOWN_OUTCOME_ATTEMPTS } from "./errors";
+import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
 import { patchCompute } from "./compute-patch";
 
@@ -68,14 +68,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
  */
 export async function deleteCompute(id: string, props: Props): Promise<void> {
   const projectId = String(props.projectId);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client().endpoints.delete(projectId, id);
-      return;
-    } catch (error) {
-      if (errorKind(error) !== "ambiguous" || attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw error;
-    }
-  }
+  await resendWhileUnknown(async () => void (await client().endpoints.delete(projectId, id)));
 }
 
 /**

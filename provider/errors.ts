@@ -35,3 +35,19 @@ export const OUTCOME_UNKNOWN = new Set(["ambiguous", "operation_failed", "wait_t
 
 /** How many times a write whose outcome stayed unknown is read back and, when it did not happen, sent again. */
 export const UNKNOWN_OUTCOME_ATTEMPTS = 4;
+
+/**
+ * Sends a removal again while its outcome stays unknown (kind `ambiguous`), up to `UNKNOWN_OUTCOME_ATTEMPTS` times:
+ * a run of lost responses must neither fail the step nor leave the object behind. `happened` reads back whether an
+ * unknown attempt took effect after all (then nothing is sent again).
+ */
+export async function resendWhileUnknown(send: () => Promise<void>, happened?: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (errorKind(error) !== "ambiguous" || attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw error;
+      if (happened && (await happened())) return;
+    }
+  }
+}

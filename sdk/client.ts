@@ -3,6 +3,7 @@
  */
 import { ConfigSource, DEFAULT_API_URL, normalizeUrl, NO_KEY_MESSAGE, resolveConfig } from "./config";
 import { NeonError } from "./errors";
+import { definedOnly } from "./options";
 import { projectKey } from "./project-lock";
 import { accountHash, RateLimitOptions, sharedLimiter } from "./rate-limit";
 import { ApiKeysApi } from "./resources/api-keys";
@@ -116,9 +117,4 @@ function operationsReader(ctx: ClientContext) {
     get: (projectId: string, id: string) => api.get(projectId, id),
     list: (projectId: string) => api.list(projectId),
   };
-}
-
-function definedOnly<T extends object>(value: T | undefined): Partial<T> {
-  if (!value) return {};
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -6,6 +6,7 @@
  * the service allows, whatever algorithm the service itself counts with.
  */
 import { createHash } from "crypto";
+import { definedOnly } from "./options";
 import { sleep } from "./retry";
 
 export interface RateLimitOptions {
@@ -108,7 +109,7 @@ export function sharedLimiter(
   options: RateLimitOptions | false | undefined,
 ): RateLimiter | undefined {
   if (options === false) return undefined;
-  const resolved = { ...DEFAULT_RATE_LIMIT, ...definedOnly(options ?? {}) };
+  const resolved = { ...DEFAULT_RATE_LIMIT, ...definedOnly(options) };
   const id = `${accountHash(apiUrl, apiKey)}:${JSON.stringify(resolved)}`;
   let limiter = limiters.get(id);
   if (!limiter) {
@@ -116,8 +117,4 @@ export function sharedLimiter(
     limiters.set(id, limiter);
   }
   return limiter;
-}
-
-function definedOnly(options: RateLimitOptions): RateLimitOptions {
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }

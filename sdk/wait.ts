@@ -10,11 +10,12 @@
  * list request when the reader can list.
  */
 import { NeonError } from "./errors";
+import { definedOnly } from "./options";
 import { sleep, throwIfAborted } from "./retry";
 import { DONE_STATUSES, FAILED_STATUSES, Operation } from "./schemas";
 import { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
 
-export { DurationModel, SHARED_MODEL, STAIRCASE, shapeOf, WaitSeen } from "./durations";
+export { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
 
 /** How long and how often to poll. */
 export interface WaitPolicy {
@@ -115,21 +116,21 @@ export async function waitForOperations(
   operations: readonly Operation[],
   options: WaitOptions = {},
 ): Promise<Operation[]> {
-  const policy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options) };
-  const model = options.model ?? SHARED_MODEL;
+  const { signal, model = SHARED_MODEL, ...overrides } = options;
+  const policy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(overrides) };
   const started = performance.now();
   const latest = new Map(operations.map((op) => [op.id, op]));
   const shape = shapeOf(settle(latest));
   const scout = model.expectedMs(shape) === undefined && model.claimScout(shape);
   try {
-    if (!scout) await model.followScout(shape, Math.min(policy.maxIntervalMs, policy.timeoutMs), options.signal);
+    if (!scout) await model.followScout(shape, Math.min(policy.maxIntervalMs, policy.timeoutMs), signal);
     const expected = model.expectedMs(shape);
     const elapsed = performance.now() - started;
     const firstPollIn = expected === undefined ? undefined : Math.max(0, expected - elapsed);
     // a follower woken after the learned time polls at once: its outcome says nothing about the guess
     const guessMs = expected !== undefined && expected >= elapsed ? expected : undefined;
     const schedule = new PollSchedule(scout ? scoutPolicy(policy) : policy, firstPollIn);
-    const seen = await pollUntilDone(client, projectId, latest, schedule, { policy, started, ...options });
+    const seen = await pollUntilDone(client, projectId, latest, schedule, { policy, started, signal });
     if (seen.doneAtMs > 0) model.observe(shape, { ...seen, guessMs });
     return [...latest.values()];
   } finally {
@@ -219,12 +220,4 @@ function timeoutError(projectId: string, pending: Operation[], timeoutMs: number
     resourceId: first.endpoint_id ?? first.branch_id,
     retryable: true,
   });
-}
-
-function definedOnly(options: WaitOptions): Partial<WaitPolicy> {
-  const out: Partial<WaitPolicy> = {};
-  for (const key of ["timeoutMs", "initialIntervalMs", "maxIntervalMs", "factor", "minIntervalMs"] as const) {
-    if (options[key] !== undefined) out[key] = options[key];
-  }
-  return out;
 }

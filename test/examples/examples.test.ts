@@ -41,6 +41,14 @@ function setConfig(values: Record<string, string | number>): void {
 }
 
 /** Branch ids by name in the emulator's default world (main with its primary; dev and staging without). */
+/** The world an example runs in, its branches by name, and the example's config on the `dev` branch. */
+async function openExample(name: string): Promise<{ world: World; branches: Record<string, string> }> {
+  const world = await startWorld({ cwd: sourceDir(name) });
+  const branches = await branchIds(world);
+  setConfig({ projectId: world.emulator.projectId, branchId: branches.dev });
+  return { world, branches };
+}
+
 async function branchIds(world: World): Promise<Record<string, string>> {
   const list = await client(world).branches.list(world.emulator.projectId);
   return Object.fromEntries(list.map((branch) => [branch.name, branch.id]));
@@ -85,11 +93,7 @@ describe("each example resolves the package by name from its own directory", () 
 describe("example (a): primary, read replica and a CI key", () => {
   let world: World;
   let branches: Record<string, string>;
-  beforeAll(async () => {
-    world = await startWorld({ cwd: sourceDir("primary-replica-key") });
-    branches = await branchIds(world);
-    setConfig({ projectId: world.emulator.projectId, branchId: branches.dev });
-  });
+  beforeAll(async () => ({ world, branches } = await openExample("primary-replica-key")));
   afterAll(() => world.stop());
 
   it("up creates the three resources and exports hosts, pooled host, maxConnections and the key", async () => {
@@ -125,11 +129,7 @@ describe("example (a): primary, read replica and a CI key", () => {
 
 describe("example (b): autoscaling from config", () => {
   let world: World;
-  beforeAll(async () => {
-    world = await startWorld({ cwd: sourceDir("autoscaling") });
-    const branches = await branchIds(world);
-    setConfig({ projectId: world.emulator.projectId, branchId: branches.dev });
-  });
+  beforeAll(async () => ({ world } = await openExample("autoscaling")));
   afterAll(async () => {
     await world.engine.destroy();
     await world.stop();
@@ -160,11 +160,7 @@ describe("example (b): autoscaling from config", () => {
 describe("example (c): branch move from config", () => {
   let world: World;
   let branches: Record<string, string>;
-  beforeAll(async () => {
-    world = await startWorld({ cwd: sourceDir("branch-move") });
-    branches = await branchIds(world);
-    setConfig({ projectId: world.emulator.projectId, branchId: branches.dev });
-  });
+  beforeAll(async () => ({ world, branches } = await openExample("branch-move")));
   afterAll(async () => {
     await world.engine.destroy();
     await world.stop();

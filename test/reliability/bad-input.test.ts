@@ -76,30 +76,28 @@ describe("through the plugin", () => {
   });
   afterAll(() => rig?.stop());
 
+  /** Generated inputs of one resource type through the plugin's Check, each judged against the oracle. */
+  async function checkThroughPlugin(type: string, cases: fc.Arbitrary<Case>, numRuns: number): Promise<void> {
+    await fc.assert(
+      fc.asyncProperty(cases, async (c) => {
+        const result = await rig.plugin.check(
+          `urn:pulumi:stack::project::${type}::bad`,
+          {},
+          {
+            ...c.inputs,
+            __provider: providers[type],
+          },
+        );
+        verdict(c, result.failures);
+      }),
+      { seed: SEED, numRuns },
+    );
+  }
+
   it(`${PLUGIN_RUNS} Compute and ${PLUGIN_RUNS / 3} ApiKey inputs: check agrees with the oracle and no request is sent`, async () => {
     const mark = rig.emulator.requests.length;
-    await fc.assert(
-      fc.asyncProperty(computeCase(), async (c) => {
-        const result = await rig.plugin.check(
-          `urn:pulumi:stack::project::${COMPUTE}::bad`,
-          {},
-          { ...c.inputs, __provider: providers[COMPUTE] },
-        );
-        verdict(c, result.failures);
-      }),
-      { seed: SEED, numRuns: PLUGIN_RUNS },
-    );
-    await fc.assert(
-      fc.asyncProperty(apiKeyCase(), async (c) => {
-        const result = await rig.plugin.check(
-          `urn:pulumi:stack::project::${API_KEY}::bad`,
-          {},
-          { ...c.inputs, __provider: providers[API_KEY] },
-        );
-        verdict(c, result.failures);
-      }),
-      { seed: SEED, numRuns: PLUGIN_RUNS / 3 },
-    );
+    await checkThroughPlugin(COMPUTE, computeCase(), PLUGIN_RUNS);
+    await checkThroughPlugin(API_KEY, apiKeyCase(), PLUGIN_RUNS / 3);
     expect(rig.emulator.requests.slice(mark)).toEqual([]);
   });
 
