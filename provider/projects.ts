@@ -1,10 +1,10 @@
 /**
  * getProjects: every project of the account across all pages (the peers read one page, or one project).
- * Runs in the program, not in the plugin; credentials come from neon:apiKey / neon:apiUrl, else the
- * environment (NEON_API_KEY / NEON_API_HOST).
+ * Runs in the program, not in the plugin; credentials are resolved exactly as the plugin resolves them
+ * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NeonClient, resolveConfig } from "../sdk";
+import { ConfigSource, NeonClient, resolveConfig } from "../sdk";
 
 export interface GetProjectsArgs {
   /** Only projects whose name or id contains this text. */
@@ -32,12 +32,7 @@ export interface GetProjectsResult {
 
 /** Lists every project matching `args`, walking all pages. */
 export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
-  const config = new pulumi.Config("neon");
-  const { apiKey, apiUrl } = resolveConfig(
-    undefined,
-    { get: (key) => config.get(key.replace(/^neon:/, "")) },
-    process.env,
-  );
+  const { apiKey, apiUrl } = resolveConfig(undefined, programConfig, process.env);
   const client = new NeonClient({ apiKey, apiUrl });
   const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId });
   return { projects: projects.map(toSummary) };
@@ -53,6 +48,14 @@ export interface GetProjectsOutputArgs {
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Output<GetProjectsResult> {
   return pulumi.output(args).apply((resolved) => getProjects(resolved));
 }
+
+/** The program's stack configuration, looked up by full key (`neon:apiKey`) like the plugin's. */
+const programConfig: ConfigSource = {
+  get(key) {
+    const separator = key.indexOf(":");
+    return new pulumi.Config(key.slice(0, separator)).get(key.slice(separator + 1));
+  },
+};
 
 function toSummary(project: Record<string, unknown>): ProjectSummary {
   return {

@@ -7,16 +7,15 @@
  * secret is captured into `__provider` and a rotated key in the environment takes effect at once.
  */
 import { createHash } from "crypto";
-import { NeonClient, RateLimitOptions, resolveConfig } from "../sdk";
-
-interface ConfigSource {
-  get(key: string): string | undefined;
-}
+import { CONFIG_KEYS, configValue, ConfigSource, NeonClient, RateLimitOptions, resolveConfig } from "../sdk";
 
 let stackConfig: ConfigSource | undefined;
 const clients = new Map<string, NeonClient>();
 
-/** Called by each resource's `configure()`: keeps the stack configuration (neon:apiKey, neon:apiUrl). */
+/**
+ * Called by each resource's `configure()` with the whole stack configuration the engine sends (every namespace;
+ * for `refresh` and `destroy`, the configuration saved by the last `up`). Only `neon:*` keys are read from it.
+ */
 export function configure(config: ConfigSource | undefined): void {
   stackConfig = config;
 }
@@ -37,7 +36,7 @@ export function client(): NeonClient {
 
 /** How long a step waits for the service's operations: neon:waitTimeoutSeconds, NEON_WAIT_TIMEOUT_SECONDS, else 300 s. */
 export function waitTimeoutMs(): number {
-  const raw = stackConfig?.get("neon:waitTimeoutSeconds") ?? process.env.NEON_WAIT_TIMEOUT_SECONDS;
+  const raw = configValue(stackConfig, CONFIG_KEYS.waitTimeoutSeconds) ?? process.env.NEON_WAIT_TIMEOUT_SECONDS;
   const seconds = raw === undefined || raw === "" ? NaN : Number(raw);
   if (raw !== undefined && raw !== "" && !(seconds > 0)) {
     throw new Error(`neon:waitTimeoutSeconds must be a positive number of seconds, got "${raw}"`);

@@ -18,8 +18,14 @@ describe("resolveConfig: explicit > Pulumi config > environment > default", () =
     });
     expect(result).toEqual({ apiKey: "cfg", apiUrl: "http://cfg" });
   });
-  it("accepts the un-namespaced spelling too", () => {
-    expect(resolveConfig(undefined, pulumi({ apiKey: "cfg" }), {}).apiKey).toBe("cfg");
+  it("never reads an un-namespaced key: inside the plugin that is the program's own setting", () => {
+    // The plugin's Config maps `apiKey` to `<project>:apiKey`: a program's own key for another service.
+    const programOwn = pulumi({ apiKey: "payments-key", apiUrl: "https://payments.example", "myapp:apiKey": "x" });
+    expect(resolveConfig(undefined, programOwn, { NEON_API_KEY: "env" })).toEqual({
+      apiKey: "env",
+      apiUrl: DEFAULT_API_URL,
+    });
+    expect(() => resolveConfig(undefined, programOwn, {})).toThrow(NO_KEY_MESSAGE);
   });
   it("then NEON_API_KEY and NEON_API_HOST (as neonctl reads them)", () => {
     const result = resolveConfig(undefined, pulumi({}), { NEON_API_KEY: "env", NEON_API_HOST: "http://h/api/v2" });

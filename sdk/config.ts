@@ -11,10 +11,21 @@ export const DEFAULT_API_URL = "https://console.neon.tech/api/v2";
 export const NO_KEY_MESSAGE =
   "No Neon API key: set it with `pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable";
 
-/** Anything with Pulumi's `Config.get` shape (the dynamic provider's configure() hands one over). */
+/**
+ * A lookup of the stack configuration by its full, namespaced key (`neon:apiKey`), as the dynamic provider's
+ * configure() hands it over. Only the `neon:` namespace is ever read: inside the plugin an un-namespaced key means
+ * `<project>:<key>`, the *program's* own setting (a program may well have an `apiKey` of its own, for another service).
+ */
 export interface ConfigSource {
   get(key: string): string | undefined;
 }
+
+/** The configuration keys this package reads, always with their namespace. */
+export const CONFIG_KEYS = {
+  apiKey: "neon:apiKey",
+  apiUrl: "neon:apiUrl",
+  waitTimeoutSeconds: "neon:waitTimeoutSeconds",
+} as const;
 
 export interface ResolvedConfig {
   apiKey: string;
@@ -22,29 +33,30 @@ export interface ResolvedConfig {
 }
 
 /**
- * Resolves the key and the URL: explicit options, then the Pulumi config (`neon:apiKey` / `neon:apiUrl`, also the
- * un-namespaced spellings), then the environment (`NEON_API_KEY`, `NEON_API_HOST`), then the default URL.
+ * Resolves the key and the URL: explicit options, then the Pulumi config (`neon:apiKey` / `neon:apiUrl`, never an
+ * un-namespaced key), then the environment (`NEON_API_KEY`, `NEON_API_HOST`), then the default URL.
  */
 export function resolveConfig(
   explicit?: { apiKey?: string; apiUrl?: string },
   pulumiConfig?: ConfigSource,
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedConfig {
-  const apiKey = firstSet(explicit?.apiKey, fromPulumi(pulumiConfig, "apiKey"), env.NEON_API_KEY);
+  const apiKey = firstSet(explicit?.apiKey, configValue(pulumiConfig, CONFIG_KEYS.apiKey), env.NEON_API_KEY);
   if (apiKey === undefined) throw new NeonError({ kind: "config", message: NO_KEY_MESSAGE });
-  const apiUrl = firstSet(explicit?.apiUrl, fromPulumi(pulumiConfig, "apiUrl"), env.NEON_API_HOST) ?? DEFAULT_API_URL;
+  const apiUrl =
+    firstSet(explicit?.apiUrl, configValue(pulumiConfig, CONFIG_KEYS.apiUrl), env.NEON_API_HOST) ?? DEFAULT_API_URL;
   return { apiKey, apiUrl: normalizeUrl(apiUrl) };
 }
 
-function fromPulumi(config: ConfigSource | undefined, name: string): string | undefined {
+/**
+ * One namespaced setting; a lookup that throws (Pulumi's Config.get does on some malformed keys) is "not set".
+ * A string stands for itself; anything else (a program's structured config) is not a setting of ours.
+ */
+export function configValue(config: ConfigSource | undefined, key: string): string | undefined {
   if (!config) return undefined;
-  return firstSet(safeGet(config, `neon:${name}`), safeGet(config, name));
-}
-
-/** Pulumi's Config.get throws on some malformed keys; a lookup that fails is simply "not set". */
-function safeGet(config: ConfigSource, key: string): string | undefined {
   try {
-    return config.get(key);
+    const value: unknown = config.get(key);
+    return typeof value === "string" ? value : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,14 @@
 /** The typed client of Neon's management API (subpath export `pulumi-neon-dynamic/sdk`). */
 export { NeonClient, ClientOptions, DEFAULT_TIMEOUT_MS } from "./client";
-export { resolveConfig, DEFAULT_API_URL, NO_KEY_MESSAGE, ConfigSource, ResolvedConfig } from "./config";
+export {
+  resolveConfig,
+  configValue,
+  CONFIG_KEYS,
+  DEFAULT_API_URL,
+  NO_KEY_MESSAGE,
+  ConfigSource,
+  ResolvedConfig,
+} from "./config";
 export { NeonError, NeonErrorKind, NeonErrorInit, OperationFacts } from "./errors";
 export { RetryPolicy, DEFAULT_RETRY_POLICY, isRetryable, isOutcomeUnknown, backoffMs, parseRetryAfter } from "./retry";
 export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations, isDone, isFailed } from "./wait";
