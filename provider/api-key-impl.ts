@@ -1,21 +1,23 @@
 /**
  * ApiKey's provider implementation, loaded by the serialized provider at call time (see api-key.ts).
  *
- * The secret exists only in the create response. So a create whose response was lost is resolved by
- * reading: keys of that name made since we sent are revoked (nobody saw their secret) before a new one is
- * made. Key creation is serialized within the process so that this never touches another resource's key.
+ * The secret exists only in the create response. A create whose response was lost cannot be settled by reading:
+ * a key carries nothing unique to one attempt (its name is the user's, shared by other stacks and people), so a key
+ * of that name that appeared meanwhile may be someone else's working key. Such keys are never revoked: the create is
+ * sent again, and the ids of the keys that may be unused are reported for the user to check and revoke.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { checkApiKeyInputs, planApiKeyChange } from "./api-key-check";
+import { warn } from "./diagnostics";
 import { errorKind, resendWhileUnknown } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;
-const CLOCK_SKEW_MS = 30_000;
 
-/** Key ids this process created: never revoked as someone's lost create. */
-const claimed = new Set<number>();
-let creating: Promise<unknown> = Promise.resolve();
+/** How far the service's clock may lag ours when listing keys a lost create may have made. */
+const CLOCK_SKEW_MS = 30_000;
+/** Creates sent for one key whose responses were lost, before the step fails. */
+const CREATE_ATTEMPTS = 3;
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   configureRuntime(req.config);
@@ -29,41 +31,49 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   return planApiKeyChange(olds, news);
 }
 
-/** Creates the key; one at a time per process (see the module comment). */
-export function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const result = creating.then(() => createKey(String(inputs.keyName)));
-  creating = result.catch(() => undefined);
-  return result;
-}
-
-async function createKey(keyName: string, attempt = 1): Promise<pulumi.dynamic.CreateResult> {
-  const sentAt = Date.now();
-  try {
-    const created = await client().apiKeys.create({ key_name: keyName });
-    claimed.add(created.id);
-    const outs = {
-      keyId: created.id,
-      key: created.key,
-      keyName,
-      createdAt: created.created_at,
-      lastUsedAt: null,
-      lastUsedFromAddr: null,
-    };
-    return { id: String(created.id), outs };
-  } catch (error) {
-    if (errorKind(error) !== "ambiguous" || attempt >= 3) throw error;
-    await revokeUnseenKeys(keyName, sentAt);
-    return createKey(keyName, attempt + 1);
+/** Creates the key; after lost responses, sends again and names the keys that may have been made unseen. */
+export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const keyName = String(inputs.keyName);
+  const lostSince: number[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const sentAt = Date.now();
+    try {
+      const created = await client().apiKeys.create({ key_name: keyName });
+      if (lostSince.length > 0) await reportUnseenKeys(keyName, lostSince[0], created.id);
+      const outs = {
+        keyId: created.id,
+        key: created.key,
+        keyName,
+        createdAt: created.created_at,
+        lastUsedAt: null,
+        lastUsedFromAddr: null,
+      };
+      return { id: String(created.id), outs };
+    } catch (error) {
+      if (errorKind(error) !== "ambiguous" || attempt >= CREATE_ATTEMPTS) throw error;
+      lostSince.push(sentAt);
+    }
   }
 }
 
-/** Revokes keys named `keyName` created since `sentAt` that this process never handed out. */
-async function revokeUnseenKeys(keyName: string, sentAt: number): Promise<void> {
-  const keys = await client().apiKeys.list();
-  const unseen = keys.filter(
-    (key) => key.name === keyName && !claimed.has(key.id) && Date.parse(key.created_at) >= sentAt - CLOCK_SKEW_MS,
+/**
+ * Warns with the ids of keys named `keyName` created since the first lost attempt, other than the one handed out:
+ * one of them may be the key a lost response carried (its secret was never seen), or another stack's key.
+ */
+async function reportUnseenKeys(keyName: string, since: number, keptId: number): Promise<void> {
+  const keys = await client()
+    .apiKeys.list()
+    .catch(() => undefined);
+  const suspects = keys?.filter(
+    (key) => key.name === keyName && key.id !== keptId && Date.parse(key.created_at) >= since - CLOCK_SKEW_MS,
   );
-  for (const key of unseen) await revokeKey(key.id);
+  const which = suspects === undefined ? "(the key list could not be read)" : suspects.map((k) => k.id).join(", ");
+  if (suspects?.length === 0) return;
+  warn(
+    `API key ${keptId} was created after an earlier attempt lost its response, so the service may hold an unused ` +
+      `key of the same name whose secret nobody saw. Keys of that name created since then: ${which}. None was ` +
+      `revoked: if no stack or person of yours uses one of them, revoke it in the Neon console.`,
+  );
 }
 
 /** Refresh: reads the key back by id (never by name); a revoked or vanished key leaves state. */

@@ -1,57 +1,99 @@
 /**
- * Creating a compute without duplicates or orphans.
+ * Creating a compute without duplicates, orphans, or taking anyone's compute.
  *
- * - A create whose response was lost (kind `ambiguous`) is never resent blindly: the branch's computes are
- *   read, our compute is recognised, and only when it is absent is the create sent again.
- * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError),
- *   so the engine keeps it in state and the next `up` repairs it instead of creating another.
+ * - Every attempt sends a name unique to it (compute-owner.ts). A create whose response was lost (kind `ambiguous`)
+ *   is settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the
+ *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
+ *   attempt succeeded is provably ours and unused: it is deleted.
+ * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
+ *   the attempt's mark.
+ * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
+ *   engine keeps it in state and the next `up` repairs it instead of creating another.
  */
 import type { Endpoint } from "../sdk";
 import { ApiEndpoint, toCreateBody, toOutputs } from "./compute-mapping";
 import { planComputeChange } from "./compute-diff";
 import { describeBranchConflict, patchCompute } from "./compute-patch";
 import { errorKind, ResourceInitError } from "./errors";
-import { claimed, findLeftBehind, withOwnerName } from "./compute-owner";
+import { attemptName } from "./compute-owner";
+import { warn } from "./diagnostics";
 import { client } from "./runtime";
 
 type Props = Record<string, unknown>;
 
-/** How far the service's clock may lag ours when recognising a compute created by a lost request. */
-const CLOCK_SKEW_MS = 30_000;
+/** Attempts of one create whose responses were lost before it gives up (each read back first). */
+const CREATE_ATTEMPTS = 3;
 
-export async function createCompute(inputs: Props, attempt = 1): Promise<ApiEndpoint> {
+export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
   const projectId = String(inputs.projectId);
-  const leftBehind = attempt === 1 ? await findLeftBehind(inputs) : undefined;
-  if (leftBehind) return adoptExisting(leftBehind as ApiEndpoint, inputs);
-  const sentAt = Date.now();
+  const sent: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const name = attemptName(inputs);
+    sent.push(name);
+    try {
+      const recover = () => findSent(inputs, sent);
+      const body = toCreateBody({ ...inputs, name });
+      const { endpoint } = await client().endpoints.create(projectId, body, { recover });
+      if (attempt > 1) await deleteEarlierAttempts(inputs, sent, endpoint.id);
+      return await withDeclaredName(endpoint as ApiEndpoint, inputs);
+    } catch (error) {
+      if (errorKind(error) === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
+      throw await failedCreate(inputs, error);
+    }
+  }
+}
+
+/** The compute one of this create's attempts made, found by its unique name (called inside the project lock). */
+async function findSent(inputs: Props, sent: string[]): Promise<Endpoint | undefined> {
+  const computes = await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId));
+  return computes.find((compute) => typeof compute.name === "string" && sent.includes(compute.name));
+}
+
+/**
+ * An earlier attempt whose response was lost and that the read-back did not find may still have been applied
+ * later. Its compute carries that attempt's unique name, so it is ours beyond doubt, and nobody holds its id.
+ */
+async function deleteEarlierAttempts(inputs: Props, sent: string[], keptId: string): Promise<void> {
+  const projectId = String(inputs.projectId);
   try {
-    const recover = () => findOwnCompute(inputs, sentAt);
-    const { endpoint } = await client().endpoints.create(projectId, toCreateBody(withOwnerName(inputs)), { recover });
-    claimed.add(endpoint.id);
-    return endpoint as ApiEndpoint;
+    const computes = await client().endpoints.listForBranch(projectId, String(inputs.branchId));
+    const strays = computes.filter((c) => c.id !== keptId && typeof c.name === "string" && sent.includes(c.name));
+    for (const stray of strays) await client().endpoints.delete(projectId, stray.id);
+  } catch {
+    warn(
+      `compute ${keptId} was created after an attempt whose response was lost; a compute named ` +
+        `${sent.slice(0, -1).join(" or ")} on branch ${String(inputs.branchId)}, if there is one, is an unused ` +
+        `duplicate made by that attempt: delete it`,
+    );
+  }
+}
+
+/** Applies the program's own `name` (the create sent the attempt's name); a failure keeps the compute in state. */
+async function withDeclaredName(endpoint: ApiEndpoint, inputs: Props): Promise<ApiEndpoint> {
+  if (inputs.name === undefined || endpoint.name === inputs.name) return endpoint;
+  try {
+    return await patchCompute(String(inputs.projectId), endpoint.id, inputs, ["name"]);
   } catch (error) {
-    return failedCreate(inputs, error, attempt);
+    throw new ResourceInitError(endpoint.id, toOutputs(endpoint, inputs), error, inputs);
   }
 }
 
 /**
- * A create failed. If the compute exists (the client names it in `resourceId` when waiting failed), report it
- * with its id so the engine keeps it; if the outcome was unknown and the read found nothing, it was never made,
- * so sending again is safe.
+ * A create failed. A primary refused because its branch has one gets an explanation naming that compute. If the
+ * compute exists (the client names it in `resourceId` when waiting failed), it is reported with its id so the engine
+ * keeps it. Anything else stands as it is.
  */
-async function failedCreate(inputs: Props, error: unknown, attempt: number): Promise<ApiEndpoint> {
+async function failedCreate(inputs: Props, error: unknown): Promise<unknown> {
   const projectId = String(inputs.projectId);
-  const kind = errorKind(error);
-  if (kind === "conflict" && (inputs.type ?? "read_write") === "read_write") {
-    throw new Error(await describeBranchConflict(projectId, String(inputs.branchId)), { cause: error });
+  if (errorKind(error) === "conflict" && (inputs.type ?? "read_write") === "read_write") {
+    return new Error(await describeBranchConflict(projectId, String(inputs.branchId), { creating: inputs }), {
+      cause: error,
+    });
   }
   const createdId = (error as { resourceId?: string }).resourceId;
-  if (createdId) {
-    claimed.add(createdId);
-    throw new ResourceInitError(createdId, await currentOutputs(projectId, createdId, inputs), error, inputs);
-  }
-  if (kind === "ambiguous" && attempt < 3) return createCompute(inputs, attempt + 1);
-  throw error;
+  if (createdId)
+    return new ResourceInitError(createdId, await currentOutputs(projectId, createdId, inputs), error, inputs);
+  return error;
 }
 
 /**
@@ -71,40 +113,21 @@ export function unreadOutputs(id: string, inputs: Props): Props {
   return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
 }
 
-/** The compute a lost create made: on the branch, of our type and sizes, created since we sent, not claimed. */
-async function findOwnCompute(inputs: Props, sentAt: number): Promise<Endpoint | undefined> {
-  const computes = await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId));
-  const body: Record<string, unknown> = toCreateBody(withOwnerName(inputs)).endpoint;
-  return computes
-    .filter((c) => !claimed.has(c.id) && Date.parse(String(c.created_at)) >= sentAt - CLOCK_SKEW_MS)
-    .filter((c) =>
-      Object.entries(body).every(
-        ([field, value]) => field === "settings" || (c as Record<string, unknown>)[field] === value,
-      ),
-    )
-    .sort((a, b) => Date.parse(String(a.created_at)) - Date.parse(String(b.created_at)))[0];
-}
-
 /**
  * Takes an existing compute under management (Pulumi's import cannot reach a dynamic provider): reads it,
  * refuses what cannot change in place, and PATCHes what differs from the program.
  */
 export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
   const existing = await getForAdoption(String(inputs.projectId), String(inputs.adoptId));
-  return adoptExisting(existing, inputs);
-}
-
-/** Refuses what cannot change in place, claims the compute, and PATCHes what differs from the program. */
-async function adoptExisting(existing: ApiEndpoint, inputs: Props): Promise<ApiEndpoint> {
   const current = toOutputs(existing, inputs);
   const plan = planComputeChange(current, inputs);
   if (plan.replaces.length > 0) {
-    const why = plan.replaces.map((p) => `${p} is ${String(current[p])} but the program says ${String(inputs[p])}`);
+    const why = plan.replaces.map((p) => `${p} is ${String(current[p])} on the service`);
     throw new Error(
-      `adoptId: compute ${existing.id} cannot be adopted as declared: ${why.join("; ")} (these cannot change in place)`,
+      `adoptId: compute ${existing.id} cannot be adopted as declared: ${why.join("; ")}, and the program ` +
+        `declares another value (these cannot change in place)`,
     );
   }
-  claimed.add(existing.id);
   const projectId = String(inputs.projectId);
   return plan.patch.length > 0 ? patchCompute(projectId, existing.id, inputs, plan.patch) : existing;
 }

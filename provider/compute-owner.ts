@@ -1,55 +1,30 @@
 /**
- * Which computes belong to which resource, so that no step makes a duplicate or takes another's compute.
+ * How a create recognises the compute it made when its response was lost, and nothing else.
  *
- * - `claimed`: computes this plugin process created or adopted; never taken for another resource.
- * - The owner tag: a hash of project, stack and resource name, computed in the program (compute.ts). A compute
- *   created for a resource whose program sets no `name` is named `pulumi-<tag>`. If the plugin dies between the
- *   service creating a compute and the engine recording it, the next `up` finds the tagged compute and adopts it
- *   instead of making a second one (or, for a primary, failing on the branch's one read_write compute).
+ * Each create attempt sends a name no other attempt, resource, stack or person can send: `pulumi-<ownerTag>-<mark>`,
+ * the mark being random and new for every attempt. A lost response is settled by finding that exact name on the
+ * branch. A compute is never recognised by a mark shared by several attempts (the resource's tag alone, its sizes,
+ * its creation time): `pulumi up --replace`, a `replacementTrigger` and a new parent all make the engine call
+ * Create while the compute the state holds still exists, and that compute carries the same tag (api.md, "Ambiguous
+ * writes": one you took from someone is a loss; an unused one you report is a nuisance).
  */
-import type { Endpoint } from "../sdk";
-import { client } from "./runtime";
+import { randomBytes } from "crypto";
 
 type Props = Record<string, unknown>;
 
-export const claimed = new Set<string>();
-
-/** The service-side name a compute gets when the program sets none; undefined when the program names it. */
-export function ownerName(inputs: Props): string | undefined {
-  if (inputs.name !== undefined || typeof inputs.ownerTag !== "string") return undefined;
-  return `pulumi-${inputs.ownerTag}`;
+/** The prefix of every name this resource's creates send: `pulumi-<ownerTag>-`. */
+export function ownerPrefix(inputs: Props): string | undefined {
+  return typeof inputs.ownerTag === "string" ? `pulumi-${inputs.ownerTag}-` : undefined;
 }
 
-/** The inputs as sent in a create: with the owner name when the program sets none. */
-export function withOwnerName(inputs: Props): Props {
-  const name = ownerName(inputs);
-  return name ? { ...inputs, name } : inputs;
+/** A name for one create attempt: the resource's tag and a random mark (8 hex digits), 28 characters. */
+export function attemptName(inputs: Props): string {
+  return `${ownerPrefix(inputs) ?? "pulumi-"}${randomBytes(4).toString("hex")}`;
 }
 
-/** Each project's computes as they were when this process first created in it (one GET per project). */
-const firstSeen = new Map<string, Promise<Endpoint[]>>();
-
-/**
- * A compute of this resource left behind by an interrupted run: tagged with this resource's owner name, on its
- * branch, of its type, and not claimed by this process. Only computes that existed before this process created
- * anything in the project are considered.
- */
-export async function findLeftBehind(inputs: Props): Promise<Endpoint | undefined> {
-  const name = ownerName(inputs);
-  if (!name) return undefined;
-  const computes = await computesBeforeThisRun(String(inputs.projectId));
-  const type = inputs.type ?? "read_write";
-  return computes.find(
-    (c) => c.name === name && c.branch_id === inputs.branchId && c.type === type && !claimed.has(c.id),
-  );
-}
-
-async function computesBeforeThisRun(projectId: string): Promise<Endpoint[]> {
-  let listing = firstSeen.get(projectId);
-  if (!listing) {
-    listing = client().endpoints.list(projectId);
-    firstSeen.set(projectId, listing);
-    listing.catch(() => firstSeen.delete(projectId));
-  }
-  return listing;
+/** True when a compute's name says it was created for this resource (by this run, an earlier one, or a replaced one). */
+export function carriesOwnerTag(compute: object, inputs: Props): boolean {
+  const prefix = ownerPrefix(inputs);
+  const name = (compute as { name?: unknown }).name;
+  return prefix !== undefined && typeof name === "string" && name.startsWith(prefix);
 }

@@ -2,6 +2,7 @@
  * PATCH of a compute, and the explanation of the one conflict users hit: a branch holds one primary.
  */
 import { ApiEndpoint, toPatchBody } from "./compute-mapping";
+import { carriesOwnerTag } from "./compute-owner";
 import { errorKind } from "./errors";
 import { client } from "./runtime";
 
@@ -19,36 +20,58 @@ export async function patchCompute(
     return (await client().endpoints.update(projectId, id, body)).endpoint as ApiEndpoint;
   } catch (error) {
     if (errorKind(error) === "conflict" && body.endpoint.branch_id) {
-      throw new Error(await describeBranchConflict(projectId, String(body.endpoint.branch_id), id), { cause: error });
+      const message = await describeBranchConflict(projectId, String(body.endpoint.branch_id), { movingId: id });
+      throw new Error(message, { cause: error });
     }
     throw error;
   }
 }
 
+/** What was being done when a branch's one primary was in the way. */
+export type BranchConflictCause = { movingId: string } | { creating: Record<string, unknown> };
+
 /**
- * "read_write endpoint already exists" does not say which one: look it up so the message says what to do.
- * `movingId` is the compute being moved (undefined for a create).
+ * "read_write endpoint already exists" does not say which compute holds the branch: look it up, so the message says
+ * what to do. A compute whose name carries the creating resource's tag is either the compute this resource is being
+ * replaced from (Pulumi creates the replacement first) or one an interrupted run made for it.
  */
-export async function describeBranchConflict(projectId: string, branchId: string, movingId?: string): Promise<string> {
-  const what = movingId
-    ? `cannot move compute ${movingId} to branch ${branchId}`
-    : `cannot create a primary compute on branch ${branchId}`;
+export async function describeBranchConflict(
+  projectId: string,
+  branchId: string,
+  cause: BranchConflictCause,
+): Promise<string> {
   const holder = await primaryOf(projectId, branchId);
   const there = holder
-    ? `its primary (read_write) compute is ${holder}`
+    ? `its primary (read_write) compute is ${holder.id}`
     : "it already has a primary (read_write) compute";
-  const fix = movingId
-    ? `move or delete ${holder ?? "that compute"} first, or make this compute type read_only`
-    : `if ${holder ?? "it"} belongs to a resource this update removes, Pulumi creates before it deletes: remove ` +
-      `that resource in an update of its own first (or run pulumi up --continue-on-error, then again); ` +
-      `if nothing manages it, adopt it with adoptId: "${holder ?? "ep-..."}"; for a read replica set type: "read_only"`;
-  return `${what}: ${there}, and a branch holds only one. To proceed: ${fix}.`;
+  const what =
+    "movingId" in cause
+      ? `cannot move compute ${cause.movingId} to branch ${branchId}`
+      : `cannot create a primary compute on branch ${branchId}`;
+  return `${what}: ${there}, and a branch holds only one. To proceed: ${remedy(cause, holder)}.`;
 }
 
-async function primaryOf(projectId: string, branchId: string): Promise<string | undefined> {
+function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): string {
+  const id = holder?.id ?? "ep-...";
+  if ("movingId" in cause) return `move or delete ${id} first, or make this compute type read_only`;
+  if (holder && carriesOwnerTag(holder, cause.creating)) {
+    return (
+      `${id} was made for this same resource: if this is a replacement (pulumi up --replace, a replacementTrigger, a ` +
+      `new parent), Pulumi creates the new compute before deleting the old one, so give this resource the option ` +
+      `deleteBeforeReplace: true; if an earlier pulumi up was interrupted while creating it, adopt it with adoptId: "${id}"`
+    );
+  }
+  return (
+    `if ${id} belongs to a resource this update removes, Pulumi creates before it deletes: remove that resource in ` +
+    `an update of its own first (or run pulumi up --continue-on-error, then again); if nothing manages it, adopt it ` +
+    `with adoptId: "${id}"; for a read replica set type: "read_only"`
+  );
+}
+
+async function primaryOf(projectId: string, branchId: string): Promise<ApiEndpoint | undefined> {
   try {
     const computes = (await client().endpoints.listForBranch(projectId, branchId)) as ApiEndpoint[];
-    return computes.find((compute) => compute.type === "read_write")?.id;
+    return computes.find((compute) => compute.type === "read_write");
   } catch {
     return undefined;
   }

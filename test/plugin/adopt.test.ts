@@ -36,7 +36,9 @@ describe("adoptId", () => {
 
   it("refuses to adopt what would need a replacement, naming the property", async () => {
     const result = await run(world.engine, adopting({ type: "read_only" }));
-    expect(result.errors[0]?.message).toContain("type is read_write but the program says read_only");
+    expect(result.errors[0]?.message).toContain(
+      "type is read_write on the service, and the program declares another value",
+    );
   });
 
   it("takes the compute under management with one PATCH of what differs, and no create", async () => {

@@ -38,7 +38,8 @@ async function upWith(env: NodeJS.ProcessEnv, config: Record<string, string>) {
 describe("credentials", () => {
   it("come from NEON_API_KEY and NEON_API_HOST when the stack config has none", async () => {
     const { requests } = await upWith({ NEON_API_KEY: emulator.apiKey, NEON_API_HOST: emulator.baseUrl }, {});
-    expect(requests[0]).toMatchObject({ path: `/projects/${emulator.projectId}/endpoints`, status: 200 });
+    // Authenticated (not 401): the service answers for the made-up branch.
+    expect(requests[0]).toMatchObject({ path: `/projects/${emulator.projectId}/endpoints`, status: 404 });
   });
 
   it("from the stack config win over the environment", async () => {
@@ -46,7 +47,8 @@ describe("credentials", () => {
       { NEON_API_KEY: "wrong-key", NEON_API_HOST: "http://127.0.0.1:9/api/v2" },
       { "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl },
     );
-    expect(requests[0]).toMatchObject({ path: `/projects/${emulator.projectId}/endpoints`, status: 200 });
+    // Authenticated (not 401): the service answers for the made-up branch.
+    expect(requests[0]).toMatchObject({ path: `/projects/${emulator.projectId}/endpoints`, status: 404 });
   });
 
   it("missing everywhere stop the step before any request, saying how to set one", async () => {
