@@ -1,0 +1,12 @@
+/**
+ * pulumi-neon-dynamic/testing: a local engine for tests. It runs a Pulumi program against the real dynamic-provider
+ * plugin the way the Pulumi CLI does (previews, updates, refreshes and destroys, each in new plugin processes, with
+ * the whole stack configuration), following the engine's step rules (pulumi/pulumi v3.248.0). It is not the Pulumi
+ * CLI: see testing/README.md for what it does not do.
+ */
+export { LocalStack, LocalStackOptions, CommandOptions, CommandResult, Command } from "./stack";
+export { StepRecord, StepOp } from "./steps";
+export { Diagnostic, Severity } from "./diagnostics";
+export { ConfigInput } from "./config";
+export { Program } from "./program";
+export { Snapshot, ResourceState, PendingOperation } from "./state";

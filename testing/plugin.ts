@@ -1,0 +1,236 @@
+/**
+ * The real dynamic-provider plugin of @pulumi/pulumi, started as the engine starts it, with typed calls over the
+ * gRPC stubs the package ships.
+ *
+ * - The engine launches `pulumi-resource-pulumi-nodejs <engine address>`, a launcher for
+ *   `@pulumi/pulumi/cmd/dynamic-provider`, with the program's directory as cwd; the plugin prints its port as the
+ *   first line of stdout (pulumi/pulumi `sdk/go/common/resource/plugin/plugin.go`, newPlugin).
+ * - Its environment is the CLI's plus `PULUMI_NODEJS_PROJECT`, `PULUMI_PROJECT` and `PULUMI_CONFIG` (the config of
+ *   the `pulumi-nodejs` namespace only) (provider_plugin.go NewProvider; pkg/host/host.go Provider).
+ * - Every request carries what provider_plugin.go sends: Check(olds = old inputs, news), Diff(old_inputs,
+ *   olds = old outputs, news), Create(properties), Read(id, properties = old outputs, inputs), Update(olds = old
+ *   outputs, news, old_inputs), Delete(id, properties = outputs, old_inputs).
+ * Everything the plugin writes to stderr is kept: the engine shows it as diagnostics of the command.
+ */
+import { ChildProcess, spawn } from "child_process";
+import * as grpc from "@grpc/grpc-js";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { Props } from "./values";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const provproto: any = require("@pulumi/pulumi/proto/provider_pb");
+const provrpc: any = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const statusproto: any = require("@pulumi/pulumi/proto/status_pb");
+
+/** A failed Create/Update that left an object behind (ErrorResourceInitFailed): the engine keeps it. */
+export interface InitFailure {
+  id: string;
+  properties: Props;
+  reasons: string[];
+}
+
+/** An error answered by the plugin, with the init-failure details when the object exists. */
+export class PluginError extends Error {
+  constructor(
+    message: string,
+    readonly initFailure?: InitFailure,
+    readonly unavailable = false,
+  ) {
+    super(message);
+    this.name = "PluginError";
+  }
+}
+
+export interface PluginStart {
+  /** The program's directory: the plugin resolves the provider's `require`s from there. */
+  cwd: string;
+  project: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export type DiffChanges = "unknown" | "none" | "some";
+
+export class Plugin {
+  /** What the plugin wrote to stderr (and to stdout after the port), in order. */
+  readonly output: string[] = [];
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly client: any,
+  ) {
+    child.stderr?.on("data", (chunk: Buffer) => this.output.push(chunk.toString()));
+  }
+
+  static async start(options: PluginStart): Promise<Plugin> {
+    const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [options.cwd] });
+    const env = {
+      ...(options.env ?? process.env),
+      PULUMI_NODEJS_PROJECT: options.project,
+      PULUMI_PROJECT: options.project,
+      PULUMI_CONFIG: "{}",
+    };
+    const child = spawn(process.execPath, [entry, "127.0.0.1:0"], { cwd: options.cwd, env });
+    const port = await readPort(child);
+    const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const plugin = new Plugin(child, client);
+    child.stdout?.on("data", (chunk: Buffer) => plugin.output.push(chunk.toString()));
+    return plugin;
+  }
+
+  /** The text the plugin has written so far. */
+  text(): string {
+    return this.output.join("");
+  }
+
+  /** Configure with the provider's inputs (secrets wrapped, as the engine marshals them with KeepSecrets). */
+  async configure(args: Props): Promise<void> {
+    const req = new provproto.ConfigureRequest();
+    req.setArgs(struct(args));
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    req.setSendsOldInputs?.(true);
+    req.setSendsOldInputsToDelete?.(true);
+    await this.call("configure", req);
+  }
+
+  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    const req = new provproto.CheckRequest();
+    req.setUrn(urn);
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    const resp = await this.call("check", req);
+    const failures = resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() }));
+    return { inputs: resp.getInputs()?.toJavaScript() ?? {}, failures };
+  }
+
+  async diff(
+    urn: string,
+    id: string,
+    oldInputs: Props,
+    oldOutputs: Props,
+    news: Props,
+  ): Promise<{ changes: DiffChanges; replaces: string[]; deleteBeforeReplace: boolean; diffs: string[] }> {
+    const req = new provproto.DiffRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOldInputs(struct(oldInputs));
+    req.setOlds(struct(oldOutputs));
+    req.setNews(struct(news));
+    const resp = await this.call("diff", req);
+    return {
+      changes: (["unknown", "none", "some"] as const)[resp.getChanges()] ?? "unknown",
+      replaces: resp.getReplacesList(),
+      deleteBeforeReplace: resp.getDeletebeforereplace(),
+      diffs: resp.getDiffsList(),
+    };
+  }
+
+  async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
+    const req = new provproto.CreateRequest();
+    req.setUrn(urn);
+    req.setProperties(struct(properties));
+    const resp = await this.call("create", req);
+    return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {} };
+  }
+
+  async read(
+    urn: string,
+    id: string,
+    state: Props,
+    inputs: Props,
+  ): Promise<{ id: string; outputs: Props; inputs?: Props }> {
+    const req = new provproto.ReadRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(struct(state));
+    req.setInputs(struct(inputs));
+    const resp = await this.call("read", req);
+    return {
+      id: resp.getId(),
+      outputs: resp.getProperties()?.toJavaScript() ?? {},
+      inputs: resp.getInputs()?.toJavaScript(),
+    };
+  }
+
+  async update(urn: string, id: string, oldInputs: Props, oldOutputs: Props, news: Props): Promise<Props> {
+    const req = new provproto.UpdateRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOldInputs(struct(oldInputs));
+    req.setOlds(struct(oldOutputs));
+    req.setNews(struct(news));
+    const resp = await this.call("update", req);
+    return resp.getProperties()?.toJavaScript() ?? {};
+  }
+
+  async delete(urn: string, id: string, oldInputs: Props, outputs: Props): Promise<void> {
+    const req = new provproto.DeleteRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(struct(outputs));
+    req.setOldInputs(struct(oldInputs));
+    await this.call("delete", req);
+  }
+
+  /** Kills the plugin as an interrupted CLI leaves it (SIGKILL: no chance to clean up). */
+  kill(): void {
+    this.child.kill("SIGKILL");
+  }
+
+  /** Closes the connection and ends the process (plugin.go Close kills the plugin). */
+  async close(): Promise<void> {
+    this.client.close();
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.kill("SIGTERM");
+    await exited;
+  }
+
+  private call(method: string, req: unknown): Promise<any> {
+    return new Promise((resolve, reject) => {
+      this.client[method](req, (error: grpc.ServiceError | null, resp: any) => {
+        if (error) reject(toPluginError(error));
+        else resolve(resp);
+      });
+    });
+  }
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+function struct(value: Props): structproto.Struct {
+  return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
+}
+
+function readPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const newline = buffered.indexOf("\n");
+      if (newline < 0) return;
+      child.stdout?.off("data", onData);
+      resolve(Number(buffered.slice(0, newline).trim()));
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
+  });
+}
+
+/** Decodes ErrorResourceInitFailed from grpc-status-details-bin, as the engine does (provider_plugin.go parseError). */
+function toPluginError(error: grpc.ServiceError): PluginError {
+  const unavailable = error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.CANCELLED;
+  const details = error.metadata?.get("grpc-status-details-bin")?.[0];
+  if (!details) return new PluginError(error.details || error.message, undefined, unavailable);
+  const status = statusproto.Status.deserializeBinary(new Uint8Array(details as Buffer));
+  const any = status.getDetailsList()[0];
+  const failed = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+  return new PluginError(error.details || error.message, {
+    id: failed.getId(),
+    properties: failed.getProperties()?.toJavaScript() ?? {},
+    reasons: failed.getReasonsList(),
+  });
+}

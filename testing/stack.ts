@@ -1,0 +1,200 @@
+/**
+ * A stack driven the way the Pulumi CLI drives it, without the CLI: `preview`, `up` (a preview, then the update),
+ * `refresh` and `destroy`, each a new deployment in new plugin processes (pulumi/pulumi `pkg/engine/deployment.go`;
+ * the CLI's `up` and `refresh` run a preview deployment before the real one unless told to skip it), over one state
+ * kept between commands as a backend keeps the checkpoint.
+ */
+import { Diagnostic } from "./diagnostics";
+import { Deployment, DeploymentResult } from "./deployment";
+import { ConfigInput, StackConfig } from "./config";
+import { Plugin } from "./plugin";
+import { Program } from "./program";
+import { emptySnapshot, SecretsManager, Snapshot } from "./state";
+import { StepRecord } from "./steps";
+import { nameOf, ROOT_STACK_TYPE, typeOf } from "./urn";
+import { isSecret, isObject, Props, UNKNOWN, Value } from "./values";
+
+export interface LocalStackOptions {
+  /** The program: a function declaring resources, as `pulumi.runtime.setMocks` programs are written. */
+  program: Program;
+  /** Default "project". */
+  project?: string;
+  /** Default "dev". */
+  stack?: string;
+  /** The whole stack configuration: `"neon:apiKey": { secret: key }`, `"app:region": "eu"`, `dbName: "x"`. */
+  config?: Record<string, ConfigInput>;
+  /** The program's directory: the plugin runs there and resolves the provider's package from it. */
+  cwd?: string;
+  /** The CLI's environment, which the plugin inherits. Default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** `--parallel`. Default 4 × CPUs, as the CLI. */
+  parallel?: number;
+  /** An emulator (or anything with a request log) whose requests each result lists. */
+  requestLog?: { requests: readonly unknown[] };
+}
+
+export interface CommandOptions {
+  /** `pulumi up --replace <urn>`: URNs, or names of resources in state. */
+  replace?: string[];
+  /** `--skip-preview` (up, refresh, destroy). */
+  skipPreview?: boolean;
+  /** `destroy --run-program`: the program runs first, so the provider gets the current configuration. */
+  runProgram?: boolean;
+}
+
+export type Command = "preview" | "up" | "refresh" | "destroy";
+
+export interface CommandResult {
+  command: Command;
+  /** The steps of the command's deployment (for `up`, the update's; its preview's are in `preview`). */
+  steps: StepRecord[];
+  diagnostics: Diagnostic[];
+  /** The warnings among the diagnostics (the provider's restart warnings, the engine's). */
+  warnings: string[];
+  /** The stack's outputs: secrets shown as "[secret]", values unknown in a preview as "[unknown]". */
+  outputs: Record<string, unknown>;
+  error?: Error;
+  /** The command was interrupted (`interrupt()`), as a killed CLI: the state is what it had saved by then. */
+  interrupted: boolean;
+  /** `up`, `refresh`, `destroy` without skipPreview: what their preview showed. */
+  preview?: { steps: StepRecord[]; diagnostics: Diagnostic[] };
+  /** The requests the attached request log received during the command. */
+  requests: unknown[];
+}
+
+export class LocalStack {
+  readonly project: string;
+  readonly stack: string;
+  program: Program;
+  config: StackConfig;
+  private snapshot: Snapshot = emptySnapshot();
+  private readonly secrets = new SecretsManager();
+  private running?: Deployment;
+
+  constructor(private readonly options: LocalStackOptions) {
+    this.project = options.project ?? "project";
+    this.stack = options.stack ?? "dev";
+    this.program = options.program;
+    this.config = new StackConfig(this.project, options.config);
+  }
+
+  /** `pulumi config set` / `rm` (undefined removes). */
+  setConfig(changes: Record<string, ConfigInput | undefined>): void {
+    this.config = this.config.with(changes);
+  }
+
+  preview(options: CommandOptions = {}): Promise<CommandResult> {
+    return this.command("preview", async () => ({ last: await this.deploy("update", true, options) }));
+  }
+
+  up(options: CommandOptions = {}): Promise<CommandResult> {
+    return this.withPreview("up", "update", options);
+  }
+
+  refresh(options: CommandOptions = {}): Promise<CommandResult> {
+    return this.withPreview("refresh", "refresh", options);
+  }
+
+  destroy(options: CommandOptions = {}): Promise<CommandResult> {
+    return this.withPreview("destroy", "destroy", options);
+  }
+
+  /** Kills the running command as an interrupted CLI: its plugin dies, the state keeps its pending operations. */
+  async interrupt(): Promise<void> {
+    await this.running?.interrupt();
+  }
+
+  /** The state (a copy): resources, pending operations. */
+  get state(): Snapshot {
+    return structuredClone(this.snapshot);
+  }
+
+  /** The state as a backend writes it, every secret encrypted. */
+  exportState(): string {
+    return this.secrets.serialize(this.snapshot);
+  }
+
+  /** `pulumi stack output` (`--show-secrets` with showSecrets). */
+  outputs(options: { showSecrets?: boolean } = {}): Record<string, unknown> {
+    const root = this.snapshot.resources.find((state) => typeOf(state.urn) === ROOT_STACK_TYPE);
+    return present(root?.outputs ?? {}, options.showSecrets ?? false);
+  }
+
+  /** The URN of the resource named `name` in state (the one `--replace` wants). */
+  urnOf(name: string): string {
+    const matches = this.snapshot.resources.filter((state) => nameOf(state.urn) === name && !state.delete);
+    if (matches.length !== 1)
+      throw new Error(`${matches.length} resources named "${name}" in the state of ${this.stack}`);
+    return matches[0].urn;
+  }
+
+  private async withPreview(command: Command, kind: "update" | "refresh" | "destroy", options: CommandOptions) {
+    return this.command(command, async () => {
+      if (options.skipPreview) return { last: await this.deploy(kind, false, options) };
+      const preview = await this.deploy(kind, true, options);
+      // A failed preview stops the command before anything is changed ("error: preview failed").
+      if (preview.error || preview.interrupted) return { last: preview };
+      return { last: await this.deploy(kind, false, options), preview };
+    });
+  }
+
+  private async deploy(kind: "update" | "refresh" | "destroy", preview: boolean, options: CommandOptions) {
+    const runsProgram = kind === "update" || (kind === "destroy" && options.runProgram === true);
+    const deployment = new Deployment({
+      kind,
+      preview,
+      stack: this.stack,
+      project: this.project,
+      prev: this.snapshot,
+      config: this.config,
+      program: runsProgram ? this.program : undefined,
+      startPlugin: () =>
+        Plugin.start({ cwd: this.options.cwd ?? process.cwd(), project: this.project, env: this.options.env }),
+      parallel: this.options.parallel,
+      replaceTargets: new Set(
+        (options.replace ?? []).map((target) => (target.startsWith("urn:") ? target : this.urnOf(target))),
+      ),
+    });
+    this.running = deployment;
+    try {
+      const result = await deployment.run();
+      if (!preview) this.snapshot = result.snapshot;
+      return result;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async command(
+    command: Command,
+    run: () => Promise<{ last: DeploymentResult; preview?: DeploymentResult }>,
+  ): Promise<CommandResult> {
+    const log = this.options.requestLog?.requests;
+    const mark = log?.length ?? 0;
+    const { last, preview } = await run();
+    const diagnostics = last.diagnostics.list;
+    return {
+      command,
+      steps: last.steps,
+      diagnostics,
+      warnings: diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+      outputs: present(last.outputs, false),
+      error: last.error,
+      interrupted: last.interrupted,
+      ...(preview ? { preview: { steps: preview.steps, diagnostics: preview.diagnostics.list } } : {}),
+      requests: log ? log.slice(mark) : [],
+    };
+  }
+}
+
+/** Output values as `pulumi stack output` shows them. */
+function present(outputs: Props, showSecrets: boolean): Record<string, unknown> {
+  const show = (value: Value): unknown => {
+    if (isSecret(value)) return showSecrets ? show(value.value) : "[secret]";
+    if (value === UNKNOWN) return "[unknown]";
+    if (Array.isArray(value)) return value.map(show);
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, show(v)]));
+    return value;
+  };
+  return show(outputs) as Record<string, unknown>;
+}
