@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { checkApiKeyInputs, planApiKeyChange } from "./api-key-check";
 import { warn } from "./diagnostics";
-import { errorKind, resendWhileUnknown } from "./errors";
+import { errorKind, resendWhileUnknown, withHints } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -32,7 +32,7 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
 }
 
 /** Creates the key; after lost responses, sends again and names the keys that may have been made unseen. */
-export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+export const create = withHints(async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   const keyName = String(inputs.keyName);
   const lostSince: number[] = [];
   for (let attempt = 1; ; attempt++) {
@@ -54,7 +54,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
       lostSince.push(sentAt);
     }
   }
-}
+});
 
 /**
  * Warns with the ids of keys named `keyName` created since the first lost attempt, other than the one handed out:
@@ -77,7 +77,7 @@ async function reportUnseenKeys(keyName: string, since: number, keptId: number):
 }
 
 /** Refresh: reads the key back by id (never by name); a revoked or vanished key leaves state. */
-export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+export const read = withHints(async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   const key = (await client().apiKeys.list()).find((candidate) => String(candidate.id) === id);
   if (!key) return { id: "", props: {} };
   const outs = {
@@ -89,7 +89,7 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
     lastUsedFromAddr: key.last_used_from_addr ?? null,
   };
   return { id, props: outs, inputs: { keyName: key.name } };
-}
+});
 
 /** Nothing of a key changes in place (a new name replaces it); keeps the outputs as they are. */
 export async function update(_id: string, olds: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -97,9 +97,9 @@ export async function update(_id: string, olds: Props): Promise<pulumi.dynamic.U
 }
 
 /** Revokes the key; a key already revoked or gone is fine. */
-export async function deleteKey(id: string): Promise<void> {
+export const deleteKey = withHints(async (id: string): Promise<void> => {
   await revokeKey(Number(id));
-}
+});
 
 /**
  * Revokes a key; one already revoked or gone is fine. A revoke whose outcome is unknown is read back (the key

@@ -3,7 +3,7 @@
  * invalid program fails in the pull request that introduced it and never reaches the API.
  * Rules come from api.md; sizes from sizes.ts. Values unknown during preview pass.
  */
-import { ALLOWED_SIZES, sizePairProblem } from "./sizes";
+import { ALLOWED_SIZES, AUTOSCALING_MAX_CU, sizePairProblem } from "./sizes";
 import { isUnknown } from "./unknown";
 import {
   CheckFailure,
@@ -65,7 +65,23 @@ export function checkComputeInputs(news: Record<string, unknown>): CheckFailure[
     if (!validate) failures.push({ property, reason: `is not a Compute property; known: ${knownProperties()}` });
     else if (!isUnknown(value)) pushIfProblem(failures, property, validate(value));
   }
-  return failures.concat(checkSizePair(news));
+  return failures.concat(checkSizePair(news), checkAlwaysActive(news));
+}
+
+/**
+ * Computes above 16 CU never scale to zero (api.md, Sizes: suspend_timeout_seconds -1). Whether the service refuses
+ * another delay or overrides it is undocumented: refusing it here is right either way.
+ */
+function checkAlwaysActive(news: Record<string, unknown>): CheckFailure[] {
+  const { autoscalingLimitMinCu: min, suspendTimeoutSeconds: suspend } = news;
+  if (typeof min !== "number" || min <= AUTOSCALING_MAX_CU || suspend === undefined || isUnknown(suspend)) return [];
+  if (suspend === -1) return [];
+  return [
+    {
+      property: "suspendTimeoutSeconds",
+      reason: `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active`,
+    },
+  ];
 }
 
 function checkSizePair(news: Record<string, unknown>): CheckFailure[] {

@@ -12,7 +12,6 @@
  */
 import type { Endpoint } from "../sdk";
 import { ApiEndpoint, toCreateBody, toOutputs } from "./compute-mapping";
-import { planComputeChange } from "./compute-diff";
 import { describeBranchConflict, patchCompute } from "./compute-patch";
 import { errorKind, ResourceInitError } from "./errors";
 import { attemptName } from "./compute-owner";
@@ -72,7 +71,7 @@ async function deleteEarlierAttempts(inputs: Props, sent: string[], keptId: stri
 async function withDeclaredName(endpoint: ApiEndpoint, inputs: Props): Promise<ApiEndpoint> {
   if (inputs.name === undefined || endpoint.name === inputs.name) return endpoint;
   try {
-    return await patchCompute(String(inputs.projectId), endpoint.id, inputs, ["name"]);
+    return (await patchCompute(String(inputs.projectId), endpoint.id, inputs, ["name"])).endpoint;
   } catch (error) {
     throw new ResourceInitError(endpoint.id, toOutputs(endpoint, inputs), error, inputs);
   }
@@ -111,34 +110,4 @@ async function currentOutputs(projectId: string, id: string, inputs: Props): Pro
 /** Outputs for a compute that exists but could not be read: never different from `inputs` in what replaces. */
 export function unreadOutputs(id: string, inputs: Props): Props {
   return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
-}
-
-/**
- * Takes an existing compute under management (Pulumi's import cannot reach a dynamic provider): reads it,
- * refuses what cannot change in place, and PATCHes what differs from the program.
- */
-export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
-  const existing = await getForAdoption(String(inputs.projectId), String(inputs.adoptId));
-  const current = toOutputs(existing, inputs);
-  const plan = planComputeChange(current, inputs);
-  if (plan.replaces.length > 0) {
-    const why = plan.replaces.map((p) => `${p} is ${String(current[p])} on the service`);
-    throw new Error(
-      `adoptId: compute ${existing.id} cannot be adopted as declared: ${why.join("; ")}, and the program ` +
-        `declares another value (these cannot change in place)`,
-    );
-  }
-  const projectId = String(inputs.projectId);
-  return plan.patch.length > 0 ? patchCompute(projectId, existing.id, inputs, plan.patch) : existing;
-}
-
-async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoint> {
-  try {
-    return (await client().endpoints.get(projectId, id)) as ApiEndpoint;
-  } catch (error) {
-    if (errorKind(error) === "not_found") {
-      throw new Error(`adoptId: compute ${id} does not exist in project ${projectId}`, { cause: error });
-    }
-    throw error;
-  }
 }

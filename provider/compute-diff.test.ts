@@ -1,4 +1,4 @@
-import { planComputeChange, restartWarning } from "./compute-diff";
+import { connectionWarning, planComputeChange } from "./compute-diff";
 import { UNKNOWN } from "./unknown";
 
 /** Old outputs as the service reported them after a create that set only project and branch. */
@@ -19,6 +19,7 @@ const olds = {
   resourceName: "db",
 };
 const declared = { projectId: "p-1", branchId: "br-main" };
+const sizes = { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2 };
 
 describe("planComputeChange", () => {
   it("sees no change when the program leaves out what the service defaulted (no permanent diff)", () => {
@@ -45,29 +46,43 @@ describe("planComputeChange", () => {
   it.each([
     ["autoscalingLimitMinCu", 2],
     ["autoscalingLimitMaxCu", 4],
-  ])("updates in place and flags the restart when %s changes", (property, value) => {
-    const plan = planComputeChange(olds, { ...declared, [property]: value });
-    expect(plan).toMatchObject({ changes: true, replaces: [], patch: [property], restartsBySize: true });
+  ])("a change of %s is one PATCH of both sizes, which drops connections", (property, value) => {
+    const plan = planComputeChange(olds, { ...declared, ...sizes, [property]: value });
+    expect(plan).toMatchObject({ changes: true, replaces: [], drops: [property], restartByTrigger: false });
+    expect([...plan.patch].sort()).toEqual(["autoscalingLimitMaxCu", "autoscalingLimitMinCu"]);
   });
 
   it.each([
-    ["branchId", "br-dev"],
+    ["branchId", "br-dev", "drops"],
+    ["disabled", true, "drops"],
+    ["provisioner", "k8s-pod", "mayDrop"],
+    ["pgSettings", { work_mem: "64MB" }, "mayDrop"],
+  ])("a change of %s is one PATCH that %s connections", (property, value, effect) => {
+    const plan = planComputeChange(olds, { ...declared, [property]: value });
+    expect(plan).toMatchObject({ changes: true, replaces: [], patch: [property], [effect]: [property] });
+  });
+
+  it.each([
     ["suspendTimeoutSeconds", 600],
     ["poolerEnabled", true],
-    ["disabled", true],
     ["passwordlessAccess", false],
-    ["pgSettings", { work_mem: "64MB" }],
-    ["provisioner", "k8s-pod"],
     ["name", "analytics"],
-  ])("only PATCHes %s, without a restart", (property, value) => {
+  ])("a change of %s is one PATCH that keeps connections", (property, value) => {
     const plan = planComputeChange(olds, { ...declared, [property]: value });
-    expect(plan).toMatchObject({
-      changes: true,
-      replaces: [],
-      patch: [property],
-      restartsBySize: false,
-      restartByTrigger: false,
-    });
+    expect(plan).toMatchObject({ patch: [property], drops: [], mayDrop: [], restartByTrigger: false });
+  });
+
+  it("enabling a disabled compute drops nothing; disabling it does", () => {
+    expect(planComputeChange({ ...olds, disabled: true }, { ...declared, disabled: false }).drops).toEqual([]);
+    expect(planComputeChange(olds, { ...declared, disabled: true }).drops).toEqual(["disabled"]);
+  });
+
+  it("does not ask again for a value the service overrode, until the program asks for another", () => {
+    const overridden = { ...olds, overridden: { suspendTimeoutSeconds: { requested: 600, service: 0 } } };
+    expect(planComputeChange(overridden, { ...declared, suspendTimeoutSeconds: 600 }).changes).toBe(false);
+    expect(planComputeChange(overridden, { ...declared, suspendTimeoutSeconds: 900 }).patch).toEqual([
+      "suspendTimeoutSeconds",
+    ]);
   });
 
   it("restarts through the restart API when restartTriggers change, and only then", () => {
@@ -91,11 +106,30 @@ describe("planComputeChange", () => {
   });
 });
 
-describe("restartWarning", () => {
-  it("names the compute and says that its connections drop", () => {
-    const text = restartWarning("ep-cool-1", olds, { ...declared, autoscalingLimitMinCu: 2 });
+describe("connectionWarning", () => {
+  it("names the compute, the sizes and that its connections drop", () => {
+    const news = { ...declared, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 };
+    const text = connectionWarning("ep-cool-1", olds, news, planComputeChange(olds, news));
     expect(text).toBe(
-      'warning: Compute "db" (ep-cool-1) will restart: autoscalingLimitMinCu 1 -> 2; its open connections will drop.',
+      'Compute "db" (ep-cool-1) will restart if it is running: autoscalingLimitMinCu 1 -> 2; its open connections will drop.',
     );
+  });
+
+  it("says a branch move drops connections without echoing the branch, and pgSettings may", () => {
+    const moved = { ...declared, branchId: "br-secret-name" };
+    const moveText = connectionWarning("ep-1", olds, moved, planComputeChange(olds, moved));
+    expect(moveText).toContain("will restart if it is running: branchId;");
+    expect(moveText).not.toContain("br-secret-name");
+    const tuned = { ...declared, pgSettings: { work_mem: "64MB" } };
+    const tuneText = connectionWarning("ep-1", olds, tuned, planComputeChange(olds, tuned));
+    expect(tuneText).toMatch(/may restart if it is running: pgSettings changes .*may drop/);
+    expect(tuneText).not.toContain("64MB");
+  });
+
+  it("says nothing for a change that keeps connections, or for a replacement", () => {
+    const quiet = { ...declared, suspendTimeoutSeconds: 600 };
+    expect(connectionWarning("ep-1", olds, quiet, planComputeChange(olds, quiet))).toBeUndefined();
+    const replaced = { ...declared, type: "read_only", autoscalingLimitMinCu: 2 };
+    expect(connectionWarning("ep-1", olds, replaced, planComputeChange(olds, replaced))).toBeUndefined();
   });
 });

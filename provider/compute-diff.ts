@@ -4,70 +4,133 @@
  *
  * New inputs are compared with the OLD OUTPUTS (what the service reported), with the service's defaults
  * understood, so that a second `up` right after the first changes nothing (the peers' permanent diffs,
- * #179 and #83): a property the user left out never diffs, and 0 and 300 are the same autosuspend delay.
+ * #179 and #83): a property the user left out never diffs, 0 and 300 are the same autosuspend delay, and a value the
+ * service overrode (recorded in `overridden`) is not asked for again.
  */
 import { isUnknown } from "./unknown";
 
-/** replace: a new compute; restart: PATCH that restarts a running compute; patch: PATCH only; trigger: restart API. */
-export type ChangeKind = "replace" | "restart" | "patch" | "trigger" | "record";
+/** replace: a new compute; patch: one PATCH; trigger: the restart API; record: kept in state, nothing sent. */
+export type ChangeEffect = "replace" | "patch" | "trigger" | "record";
 
-export const COMPUTE_DIFF_RULES: Record<string, ChangeKind> = {
-  projectId: "replace",
-  type: "replace",
-  regionId: "replace",
-  autoscalingLimitMinCu: "restart",
-  autoscalingLimitMaxCu: "restart",
-  branchId: "patch",
-  suspendTimeoutSeconds: "patch",
-  poolerEnabled: "patch",
-  poolerMode: "patch",
-  disabled: "patch",
-  passwordlessAccess: "patch",
-  pgSettings: "patch",
-  provisioner: "patch",
-  name: "patch",
-  restartTriggers: "trigger",
-  resourceName: "record",
-  ownerTag: "record",
-  adoptId: "record",
+/**
+ * What a change does to the open connections of a running compute: `drop` where the service documents a restart (or
+ * the change cannot keep them), `may-drop` where it is undocumented and a restart is plausible.
+ */
+export type Connections = "keep" | "drop" | "may-drop";
+
+export interface DiffRule {
+  effect: ChangeEffect;
+  connections?: Connections;
+  /** Why, for the warning and the README. */
+  because?: string;
+}
+
+const SIZE: DiffRule = {
+  effect: "patch",
+  connections: "drop",
+  because:
+    "a size change restarts a running compute (api.md, Neon docs: changing autoscaling limits requires a restart)",
+};
+
+export const COMPUTE_DIFF_RULES: Record<string, DiffRule> = {
+  projectId: { effect: "replace" },
+  type: { effect: "replace" },
+  regionId: { effect: "replace" },
+  autoscalingLimitMinCu: SIZE,
+  autoscalingLimitMaxCu: SIZE,
+  branchId: {
+    effect: "patch",
+    connections: "drop",
+    because: "a connection cannot continue on another branch's data (api.md, Branch move)",
+  },
+  disabled: {
+    effect: "patch",
+    connections: "drop",
+    because: "disabling schedules a suspend_compute operation (OpenAPI, EndpointUpdateRequest.disabled)",
+  },
+  provisioner: {
+    effect: "patch",
+    connections: "may-drop",
+    because: "the compute is re-provisioned; the service does not document whether it restarts",
+  },
+  pgSettings: {
+    effect: "patch",
+    connections: "may-drop",
+    because: "Postgres applies many settings only at a restart; the service does not document which",
+  },
+  suspendTimeoutSeconds: { effect: "patch" },
+  poolerEnabled: { effect: "patch" },
+  poolerMode: { effect: "patch" },
+  passwordlessAccess: { effect: "patch" },
+  name: { effect: "patch" },
+  restartTriggers: { effect: "trigger", connections: "drop", because: "restartTriggers changed" },
+  resourceName: { effect: "record" },
+  ownerTag: { effect: "record" },
+  adoptId: { effect: "record" },
 };
 
 /** The service's value for a property the user may leave out, where leaving it out means that value. */
 const DEFAULTS: Record<string, unknown> = { type: "read_write" };
 
+/** The two sizes: a change of either sends both (the service's merge of a lone size is undocumented: api.md). */
+export const SIZES = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"] as const;
+
 export interface ComputePlan {
   changes: boolean;
   replaces: string[];
   deleteBeforeReplace: boolean;
-  /** Properties sent in the PATCH (sizes included). */
+  /** Properties sent in the PATCH. */
   patch: string[];
-  /** True when the PATCH changes a size: a running compute restarts and its connections drop. */
-  restartsBySize: boolean;
-  /** True when restartTriggers changed: the restart API is called. */
+  /** Changed properties whose change drops a running compute's connections, or may. */
+  drops: string[];
+  mayDrop: string[];
+  /** True when restartTriggers changed: the compute is restarted, unless the PATCH already restarted it. */
   restartByTrigger: boolean;
 }
 
 /** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the compute. */
 export function planComputeChange(olds: Record<string, unknown>, news: Record<string, unknown>): ComputePlan {
   const changed = Object.keys(COMPUTE_DIFF_RULES).filter((property) => differs(property, olds, news));
-  const of = (kind: ChangeKind) => changed.filter((property) => COMPUTE_DIFF_RULES[property] === kind);
-  const replaces = of("replace");
-  const restartsBySize = of("restart").length > 0;
+  const where = (test: (rule: DiffRule, property: string) => boolean) =>
+    changed.filter((property) => test(COMPUTE_DIFF_RULES[property], property));
+  const replaces = where((rule) => rule.effect === "replace");
+  const patch = where((rule) => rule.effect === "patch");
+  if (patch.some((p) => (SIZES as readonly string[]).includes(p)))
+    for (const size of SIZES) if (!patch.includes(size)) patch.push(size);
   return {
     changes: changed.length > 0,
     replaces,
     deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(olds, news),
-    patch: [...of("restart"), ...of("patch")],
-    restartsBySize,
-    restartByTrigger: of("trigger").length > 0 && news.restartTriggers !== undefined,
+    patch,
+    drops: where((rule, p) => rule.connections === "drop" && dropsNow(p, news)),
+    mayDrop: where((rule) => rule.connections === "may-drop"),
+    restartByTrigger: changed.includes("restartTriggers") && news.restartTriggers !== undefined,
   };
+}
+
+/** Disabling drops connections, enabling does not; removing restart triggers restarts nothing. */
+function dropsNow(property: string, news: Record<string, unknown>): boolean {
+  if (property === "disabled") return news.disabled === true;
+  if (property === "restartTriggers") return news.restartTriggers !== undefined;
+  return true;
 }
 
 function differs(property: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   const wanted = news[property] ?? DEFAULTS[property];
   if (wanted === undefined) return property === "restartTriggers" && olds[property] !== undefined;
   if (isUnknown(wanted)) return true;
+  if (overriddenAsAsked(property, olds, wanted)) return false;
   return !sameValue(property, olds[property], wanted);
+}
+
+/** The service overrode this value the last time it was asked for, and it is asked for again: no new request. */
+function overriddenAsAsked(property: string, olds: Record<string, unknown>, wanted: unknown): boolean {
+  const record = (olds.overridden as Record<string, { requested: unknown; service: unknown }> | undefined)?.[property];
+  return (
+    record !== undefined &&
+    sameValue(property, record.requested, wanted) &&
+    sameValue(property, record.service, olds[property])
+  );
 }
 
 function sameValue(property: string, actual: unknown, wanted: unknown): boolean {
@@ -109,11 +172,26 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** The preview's warning for a size change: names the compute and says its connections will drop. */
-export function restartWarning(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): string {
-  const label = olds.resourceName ? `Compute "${olds.resourceName}" (${id})` : `Compute ${id}`;
-  const sizes = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"]
-    .filter((p) => news[p] !== undefined && news[p] !== olds[p])
-    .map((p) => `${p} ${olds[p]} -> ${isUnknown(news[p]) ? "(known after apply)" : news[p]}`);
-  return `warning: ${label} will restart: ${sizes.join(", ")}; its open connections will drop.`;
+/**
+ * The preview's warning for a change that drops (or may drop) a running compute's connections; undefined when it
+ * keeps them. Numbers are shown (sizes); other values are not (the plugin cannot know which were secret).
+ */
+export function connectionWarning(
+  id: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  plan: ComputePlan,
+): string | undefined {
+  if (plan.replaces.length > 0) return undefined;
+  const label = olds.resourceName ? `Compute "${String(olds.resourceName)}" (${id})` : `Compute ${id}`;
+  const shown = (p: string) =>
+    typeof olds[p] === "number" && typeof news[p] === "number" ? `${p} ${olds[p]} -> ${news[p]}` : p;
+  const drops = plan.drops.map((p) => (isUnknown(news[p]) ? `${p} (known after apply)` : shown(p)));
+  if (drops.length > 0) {
+    const maybe = plan.mayDrop.length > 0 ? `; ${plan.mayDrop.join(", ")} too` : "";
+    return `${label} will restart if it is running: ${drops.join(", ")}${maybe}; its open connections will drop.`;
+  }
+  if (plan.mayDrop.length === 0) return undefined;
+  const why = plan.mayDrop.map((p) => COMPUTE_DIFF_RULES[p].because).join("; ");
+  return `${label} may restart if it is running: ${plan.mayDrop.join(", ")} changes (${why}); its open connections may drop.`;
 }

@@ -4,37 +4,53 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { checkComputeInputs } from "./compute-check";
-import { planComputeChange, restartWarning } from "./compute-diff";
-import { ApiEndpoint, inputsFromOutputs, toOutputs } from "./compute-mapping";
-import { adoptCompute, createCompute } from "./compute-create";
-import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "./errors";
+import { connectionWarning, planComputeChange, stableJson } from "./compute-diff";
+import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./compute-mapping";
+import { createCompute } from "./compute-create";
+import { outputsAfter, updateCompute } from "./compute-update";
+import { adoptCompute, adoptionWarnings } from "./compute-adopt";
+import { warn } from "./diagnostics";
+import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError, withHints } from "./errors";
 import { client, configure as configureRuntime } from "./runtime";
-import { patchCompute } from "./compute-patch";
 
 type Props = Record<string, unknown>;
+
+/**
+ * The inputs this process checked. The engine checks a registration's inputs before it diffs them for an `up` or a
+ * `preview`; the Diff it sends after a refresh's Read (news = the stored inputs) and the Diffs it sends to probe the
+ * dependents of a delete-before-replace come without a Check. Only a Diff of checked inputs plans a change, so only
+ * that one warns (pulumi/pulumi step_generator.go continueStepsFromImport; step.go RefreshStep.Apply).
+ */
+const checked = new Set<string>();
 
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   configureRuntime(req.config);
 }
 
-export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  return { inputs: news, failures: checkComputeInputs(news) };
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const failures = checkComputeInputs(news);
+  if (failures.length === 0) {
+    checked.add(stableJson(news));
+    for (const warning of adoptionWarnings(olds, news)) warn(warning);
+  }
+  return { inputs: news, failures };
 }
 
-/** Pure: decides replace / restart / PATCH from the old outputs and new inputs; warns when a size change restarts. */
+/** Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop. */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planComputeChange(olds, news);
-  if (plan.restartsBySize && plan.replaces.length === 0) process.stderr.write(`${restartWarning(id, olds, news)}\n`);
+  const warning = connectionWarning(id, olds, news, plan);
+  if (warning && checked.has(stableJson(news))) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
 }
 
-export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+export const create = withHints(async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   const endpoint = inputs.adoptId ? await adoptCompute(inputs) : await createCompute(inputs);
-  return { id: endpoint.id, outs: toOutputs(endpoint, inputs) };
-}
+  return { id: endpoint.id, outs: outputsAfter(endpoint, inputs, planComputeChange({}, inputs).patch) };
+});
 
-/** Refresh: the compute as it is now; one deleted outside Pulumi leaves state (empty id). */
-export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+/** Refresh: the compute as it is now, and the declared inputs updated from it; one deleted outside Pulumi leaves. */
+export const read = withHints(async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   try {
     const endpoint = (await client().endpoints.get(String(props.projectId), id)) as ApiEndpoint;
     const outs = toOutputs(endpoint, props);
@@ -43,33 +59,27 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
     if (errorKind(error) === "not_found") return { id: "", props: {} };
     throw error;
   }
-}
+});
 
-/** Sends only what changed (one PATCH), then the restart API when restartTriggers changed. */
-export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  const plan = planComputeChange(olds, news);
-  const projectId = String(olds.projectId);
+export const update = withHints(async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
   try {
-    let endpoint: ApiEndpoint | undefined;
-    if (plan.patch.length > 0) endpoint = await patchCompute(projectId, id, news, plan.patch);
-    if (plan.restartByTrigger) endpoint = (await client().endpoints.restart(projectId, id)).endpoint as ApiEndpoint;
-    endpoint ??= (await client().endpoints.get(projectId, id)) as ApiEndpoint;
-    return { outs: toOutputs(endpoint, news) };
+    return { outs: await updateCompute(id, olds, news) };
   } catch (error) {
-    // The restart comes last: after any failure it did not finish, so the old triggers are what stands.
+    // A restart that did not happen records the old triggers, or the next `up` would see no change.
+    const plan = planComputeChange(olds, news);
     const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
-    throw await withCurrentState(projectId, id, recorded, error);
+    throw await withCurrentState(String(olds.projectId), id, recorded, error);
   }
-}
+});
 
 /**
  * Deletes and waits; a compute already gone is fine. A delete whose outcome is unknown is read back by the client
  * (gone → done) and only then sent again, a few times, so that a run of lost responses does not fail the step.
  */
-export async function deleteCompute(id: string, props: Props): Promise<void> {
+export const deleteCompute = withHints(async (id: string, props: Props): Promise<void> => {
   const projectId = String(props.projectId);
   await resendWhileUnknown(async () => void (await client().endpoints.delete(projectId, id)));
-}
+});
 
 /**
  * After a failed update whose outcome is unknown, report the compute as it now is, so the engine's state
@@ -79,7 +89,7 @@ async function withCurrentState(projectId: string, id: string, news: Props, erro
   if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
   try {
     const endpoint = (await client().endpoints.get(projectId, id)) as ApiEndpoint;
-    return new ResourceInitError(id, toOutputs(endpoint, news), error, news);
+    return new ResourceInitError(id, toOutputs(endpoint, { ...news, declared: declaredOf(news) }), error, news);
   } catch {
     return error;
   }

@@ -42,6 +42,12 @@ const OUTPUT_FIELDS: ReadonlyArray<readonly [string, string]> = [
 /** Inputs the provider keeps in outputs as given (the service knows nothing of them). */
 const CARRIED_INPUTS = ["restartTriggers", "resourceName", "ownerTag", "adoptId"];
 
+/**
+ * The provider's own records among the outputs: `declared`, the inputs the program set (so that a refresh hands
+ * back those, and not every field of the record); `overridden`, values the service answered differently than asked.
+ */
+const RECORDS = ["declared", "overridden"];
+
 export type ApiEndpoint = Record<string, unknown> & { id: string; host: string };
 type Props = Record<string, unknown>;
 
@@ -78,8 +84,15 @@ export function toOutputs(endpoint: ApiEndpoint, inputs: Props): Props {
   outputs.pgSettings = settings?.pg_settings ?? {};
   outputs.poolerHost = poolerHost(endpoint.id, endpoint.host);
   outputs.maxConnections = maxConnectionsFor(Number(endpoint.autoscaling_limit_min_cu));
-  for (const name of CARRIED_INPUTS) if (inputs[name] !== undefined) outputs[name] = inputs[name];
+  for (const name of [...CARRIED_INPUTS, ...RECORDS]) if (inputs[name] !== undefined) outputs[name] = inputs[name];
   return outputs;
+}
+
+/** The inputs the program set, as recorded in `declared`. */
+export function declaredOf(inputs: Props): string[] {
+  return Object.keys(inputs)
+    .filter((key) => key !== "__provider" && !RECORDS.includes(key) && inputs[key] !== undefined)
+    .sort();
 }
 
 /** The pooled connection host: "-pooler" inserted after the compute id (api.md). */
@@ -87,11 +100,14 @@ export function poolerHost(id: string, host: string): string {
   return host.startsWith(`${id}.`) ? `${id}-pooler${host.slice(id.length)}` : host;
 }
 
-/** Inputs as they stand on the service: what `read` hands back so refresh records drift in the inputs too. */
+/**
+ * The declared inputs as they stand on the service: what `read` hands back, so that a refresh records drift in the
+ * inputs the program set, and only in those (a state written before `declared` existed gets every input field).
+ */
 export function inputsFromOutputs(outputs: Props): Props {
-  const inputs: Props = { projectId: outputs.projectId };
-  for (const [name] of INPUT_FIELDS) if (outputs[name] !== undefined) inputs[name] = outputs[name];
-  inputs.pgSettings = outputs.pgSettings;
-  for (const name of CARRIED_INPUTS) if (outputs[name] !== undefined) inputs[name] = outputs[name];
+  const all = ["projectId", ...INPUT_FIELDS.map(([name]) => name), "pgSettings", ...CARRIED_INPUTS];
+  const declared = Array.isArray(outputs.declared) ? (outputs.declared as string[]) : all;
+  const inputs: Props = {};
+  for (const name of declared) if (outputs[name] !== undefined) inputs[name] = outputs[name];
   return inputs;
 }

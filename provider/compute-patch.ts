@@ -1,6 +1,7 @@
 /**
  * PATCH of a compute, and the explanation of the one conflict users hit: a branch holds one primary.
  */
+import type { Operation } from "../sdk";
 import { ApiEndpoint, toPatchBody } from "./compute-mapping";
 import { carriesOwnerTag } from "./compute-owner";
 import { errorKind } from "./errors";
@@ -8,16 +9,20 @@ import { client } from "./runtime";
 
 type Props = Record<string, unknown>;
 
-/** Sends one PATCH with only `properties`; a refused branch move names the branch and the compute already there. */
+/**
+ * Sends one PATCH with only `properties`, and answers the compute with the operations it started; a refused branch
+ * move names the branch and the compute already there.
+ */
 export async function patchCompute(
   projectId: string,
   id: string,
   news: Props,
   properties: string[],
-): Promise<ApiEndpoint> {
+): Promise<{ endpoint: ApiEndpoint; operations: readonly Operation[] }> {
   const body = toPatchBody(news, properties);
   try {
-    return (await client().endpoints.update(projectId, id, body)).endpoint as ApiEndpoint;
+    const { endpoint, operations } = await client().endpoints.update(projectId, id, body);
+    return { endpoint: endpoint as ApiEndpoint, operations };
   } catch (error) {
     if (errorKind(error) === "conflict" && body.endpoint.branch_id) {
       const message = await describeBranchConflict(projectId, String(body.endpoint.branch_id), { movingId: id });
@@ -58,7 +63,8 @@ function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): st
     return (
       `${id} was made for this same resource: if this is a replacement (pulumi up --replace, a replacementTrigger, a ` +
       `new parent), Pulumi creates the new compute before deleting the old one, so give this resource the option ` +
-      `deleteBeforeReplace: true; if an earlier pulumi up was interrupted while creating it, adopt it with adoptId: "${id}"`
+      `deleteBeforeReplace: true; if an earlier pulumi up was interrupted while creating it (Pulumi then warns of a ` +
+      `pending create), nothing uses it: delete it (a compute holds no data; its branch does), then run pulumi up again`
     );
   }
   return (

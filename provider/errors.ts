@@ -51,3 +51,25 @@ export async function resendWhileUnknown(send: () => Promise<void>, happened?: (
     }
   }
 }
+
+/**
+ * What to do about a refused key, added to the error of any step. `pulumi refresh` and `pulumi destroy` configure the
+ * provider from the configuration saved by the last `pulumi up` (pulumi/pulumi registry.go: providers are loaded from
+ * their state), so a key rotated since is refused there although the stack config already holds the new one.
+ */
+export const AUTH_HINT =
+  "If the key was rotated: `pulumi refresh` and `pulumi destroy` use the neon:apiKey saved by the last `pulumi up`; " +
+  "run `pulumi up` once with the new key (it changes nothing else), or `pulumi destroy --run-program`. " +
+  "NEON_API_KEY is used only when the stack config has no neon:apiKey.";
+
+/** Wraps a provider method so that an authentication failure says how to recover. */
+export function withHints<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await method(...args);
+    } catch (error) {
+      if (errorKind(error) !== "auth") throw error;
+      throw new Error(`${(error as Error).message}. ${AUTH_HINT}`, { cause: error });
+    }
+  };
+}

@@ -55,8 +55,13 @@ export const isStringMap: Validator = (v) => {
   return bad ? `must be a map of strings; "${bad[0]}" is ${describe(bad[1])}` : undefined;
 };
 
-/** A short, bounded rendering of a refused value for messages. */
+/**
+ * How a refused value is named in a message. Numbers, booleans and null are shown; a string is not (the plugin cannot
+ * know whether the program passed it as a secret), only its length; lists and objects by their shape.
+ */
 export function describe(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (typeof value === "string") return `a string of ${value.length} character${value.length === 1 ? "" : "s"}`;
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === "object" && value !== null) return "an object";
+  return String(value);
 }

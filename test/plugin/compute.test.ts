@@ -1,202 +1,212 @@
 /**
- * Compute through the real plugin: `up`, `up` again, size change, branch move, type change, restart trigger,
- * refresh after out-of-band changes, destroy, check failures and preview with unknown values.
+ * Compute as a user's `pulumi up` drives it, through the local engine and the real plugin: create, no-op, resizes,
+ * moves, restart triggers, type change, refresh after out-of-band changes, bad input, previews with unknowns, destroy.
  */
 import { Compute, ComputeArgs } from "../../provider";
-import { NeonClient } from "../../sdk";
-import { UNKNOWN } from "../../provider/unknown";
-import { CheckFailedError } from "../harness/engine";
-import { run } from "../harness/program";
-import { startWorld, World, writes } from "../harness/world";
+import { LocalStack } from "../../testing";
+import { neonWorld, NeonWorld, ok, ops, outputs, requests, writes } from "./world";
 
-const TYPE = "pulumi-nodejs:dynamic/neon:Compute";
-let world: World;
-let api: NeonClient;
-let branches: Record<string, string>;
+let world: NeonWorld;
+let stack: LocalStack;
+let primary: Partial<ComputeArgs>;
+let replica: Partial<ComputeArgs> | undefined;
 
 beforeAll(async () => {
-  world = await startWorld();
-  api = new NeonClient({ apiKey: world.emulator.apiKey, apiUrl: world.emulator.baseUrl });
-  const list = await api.branches.list(world.emulator.projectId);
-  branches = Object.fromEntries(list.map((branch) => [branch.name, branch.id]));
+  world = await neonWorld();
+  primary = { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2 };
+  replica = {};
+  stack = world.stack(() => {
+    const projectId = world.projectId;
+    const db = new Compute("db", { projectId, branchId: world.branches.dev, ...primary });
+    const out: Record<string, unknown> = { id: db.id, host: db.host, minCu: db.autoscalingLimitMinCu };
+    if (replica) {
+      out.replica = new Compute("replica", {
+        projectId,
+        branchId: world.branches.main,
+        type: "read_only",
+        ...replica,
+      }).id;
+    }
+    return out;
+  });
 });
 afterAll(() => world.stop());
 
-/** The program under test: one primary on `dev` plus the given replica settings. */
-function program(primary: Partial<ComputeArgs>, replica?: Partial<ComputeArgs>) {
-  return () => {
-    const projectId = world.emulator.projectId;
-    const db = new Compute("db", { projectId, branchId: branches.dev, ...primary });
-    const out: Record<string, unknown> = {
-      id: db.id,
-      host: db.host,
-      minCu: db.autoscalingLimitMinCu,
-      branch: db.branchId,
-    };
-    if (replica)
-      out.replica = new Compute("replica", { projectId, branchId: branches.main, type: "read_only", ...replica }).id;
-    return out;
-  };
-}
+const path = (id?: string) => `/projects/${world.projectId}/endpoints${id ? `/${id}` : ""}`;
+const dbId = () => String(outputs(stack).id);
 
-/** The primary as declared from the restart-trigger step on: moved to staging, 2 CU, trigger "v2". */
-function movedAndTriggered(): Partial<ComputeArgs> {
-  return { branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2, restartTriggers: ["v2"] };
-}
-
-async function up(prog: () => unknown) {
-  world.engine.steps = [];
-  const mark = world.mark();
-  const result = await run(world.engine, prog);
-  if (result.errors.length > 0) throw result.errors[0];
-  return { ...result, steps: sorted(world.engine.steps), requests: world.requestsSince(mark) };
-}
-
-/** Steps as "op name", sorted: resources are applied in parallel, as the engine does. */
-function sorted(steps: { op: string; name: string }[]): string[] {
-  return steps.map((s) => `${s.op} ${s.name}`).sort();
-}
-
-async function preview(prog: () => unknown) {
-  world.engine.steps = [];
-  const mark = world.mark();
-  await run(world.engine, prog, { preview: true });
-  return { steps: sorted(world.engine.steps), requests: world.requestsSince(mark) };
-}
-
-describe("Compute through the plugin", () => {
-  const sized = { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2 };
-
+describe("Compute through the local engine", () => {
   it("up creates the computes and waits for them", async () => {
-    const { steps, exports, requests } = await up(program(sized, {}));
-    expect(steps).toEqual(["create db", "create replica"]);
-    // Waiting: the last create is followed by a poll of its operations before the up returns.
-    const log = requests.map((r) => `${r.method} ${r.path}`);
-    const lastCreate = log.lastIndexOf(`POST /projects/${world.emulator.projectId}/endpoints`);
+    const up = ok(await stack.up());
+    expect(ops(up)).toEqual(["create db", "create replica"]);
+    const log = requests(up).map((r) => `${r.method} ${r.path}`);
+    const lastCreate = log.lastIndexOf(`POST ${path()}`);
     expect(
-      log.slice(lastCreate + 1).some((line) => line.startsWith(`GET /projects/${world.emulator.projectId}/operations`)),
+      log.slice(lastCreate + 1).some((line) => line.startsWith(`GET /projects/${world.projectId}/operations`)),
     ).toBe(true);
-    const created = await api.endpoints.get(world.emulator.projectId, exports.id);
-    expect(created).toMatchObject({ branch_id: branches.dev, type: "read_write", autoscaling_limit_min_cu: 1 });
-    expect(exports.host).toBe(created.host);
+    const created = await world.api.endpoints.get(world.projectId, dbId());
+    expect(created).toMatchObject({ branch_id: world.branches.dev, type: "read_write", autoscaling_limit_min_cu: 1 });
+    expect(outputs(stack).host).toBe(created.host);
   });
 
   it("a second up changes nothing and sends no request at all", async () => {
-    const { steps, requests } = await up(program(sized, {}));
-    expect(steps).toEqual(["same db", "same replica"]);
-    expect(requests).toEqual([]);
+    const up = ok(await stack.up());
+    expect(ops(up)).toEqual(["same db", "same replica"]);
+    expect(up.requests).toEqual([]);
   });
 
-  it("a size change is an update with a restart warning in preview, never a replacement", async () => {
-    const next = program({ autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {});
-    const before = world.plugin.text().length;
-    const planned = await preview(next);
-    expect(planned.steps).toEqual(["same replica", "update db"]);
-    expect(planned.requests).toEqual([]);
-    const warning =
-      /warning: Compute "db" \(ep-[a-z0-9-]+\) will restart: autoscalingLimitMinCu 1 -> 2.*connections will drop/;
-    await expect(world.plugin.waitForOutput(warning, before)).resolves.toMatch(warning);
-    const { requests, exports } = await up(next);
-    expect(writes(requests)).toEqual([`PATCH /projects/${world.emulator.projectId}/endpoints/${exports.id}`]);
-    expect(exports.minCu).toBe(2);
-  });
-
-  it("a branch move is one PATCH of branch_id, and the compute keeps its id", async () => {
-    const { id } = (await up(program({ autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}))).exports;
-    const { steps, requests, exports } = await up(
-      program({ branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}),
+  it("a size change is an update the preview warns about, and one PATCH; the next up sends nothing", async () => {
+    primary = { autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 };
+    const preview = ok(await stack.preview());
+    expect(ops(preview)).toEqual(["same replica", "update db"]);
+    expect(preview.requests).toEqual([]);
+    expect(preview.warnings).toContainEqual(
+      `Compute "db" (${dbId()}) will restart if it is running: autoscalingLimitMinCu 1 -> 2; its open connections will drop.`,
     );
-    expect(steps).toEqual(["same replica", "update db"]);
-    expect(writes(requests)).toEqual([`PATCH /projects/${world.emulator.projectId}/endpoints/${id}`]);
-    expect(exports).toMatchObject({ id, branch: branches.staging });
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`PATCH ${path(dbId())}`]);
+    expect(outputs(stack).minCu).toBe(2);
+    expect((await stack.up()).requests).toEqual([]);
+  });
+
+  it("a change of one size sends both, and the next up is a no-op (no merge of a lone size is relied on)", async () => {
+    primary = { autoscalingLimitMinCu: 0.5, autoscalingLimitMaxCu: 2 };
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`PATCH ${path(dbId())}`]);
+    expect(await world.api.endpoints.get(world.projectId, dbId())).toMatchObject({
+      autoscaling_limit_min_cu: 0.5,
+      autoscaling_limit_max_cu: 2,
+    });
+    expect((await stack.up()).requests).toEqual([]);
+  });
+
+  it("a branch move is one PATCH, keeps the id, and the preview says connections drop", async () => {
+    primary = { ...primary, branchId: world.branches.staging };
+    const id = dbId();
+    const preview = ok(await stack.preview());
+    expect(preview.warnings.join("\n")).toContain(`Compute "db" (${id}) will restart if it is running: branchId`);
+    const up = ok(await stack.up());
+    expect(ops(up)).toEqual(["same replica", "update db"]);
+    expect(writes(up)).toEqual([`PATCH ${path(id)}`]);
+    expect(outputs(stack).id).toBe(id);
   });
 
   it("moving a primary onto a branch that has one names the branch and the compute already there", async () => {
-    const mainPrimary = (await api.endpoints.listForBranch(world.emulator.projectId, branches.main)).find(
+    const mainPrimary = (await world.api.endpoints.listForBranch(world.projectId, world.branches.main)).find(
       (c) => c.type === "read_write",
     );
-    const result = await run(
-      world.engine,
-      program({ branchId: branches.main, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 }, {}),
+    const declared = primary;
+    primary = { ...primary, branchId: world.branches.main };
+    const up = await stack.up();
+    primary = declared;
+    expect(up.error?.message).toContain(`cannot move compute ${dbId()}`);
+    expect(up.error?.message).toContain(
+      `to branch ${world.branches.main}: its primary (read_write) compute is ${mainPrimary?.id}`,
     );
-    expect(result.errors[0]?.message).toContain(`cannot move compute`);
-    expect(result.errors[0]?.message).toContain(
-      `to branch ${branches.main}: its primary (read_write) compute is ${mainPrimary?.id}`,
-    );
-    world.engine.errors = [];
   });
 
   it("a restart trigger calls the restart API and nothing else", async () => {
-    const base = { branchId: branches.staging, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2 };
-    await up(program({ ...base, restartTriggers: ["v1"] }, {}));
-    const { requests, exports } = await up(program({ ...base, restartTriggers: ["v2"] }, {}));
-    expect(writes(requests)).toEqual([`POST /projects/${world.emulator.projectId}/endpoints/${exports.id}/restart`]);
+    primary = { ...primary, restartTriggers: ["v1"] };
+    ok(await stack.up());
+    primary = { ...primary, restartTriggers: ["v2"] };
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`POST ${path(dbId())}/restart`]);
+  });
+
+  it("a size change and a new trigger restart the compute once: one PATCH, no restart call", async () => {
+    primary = { ...primary, autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 2, restartTriggers: ["v3"] };
+    const before = new Set((await world.api.operations.list(world.projectId)).map((op) => op.id));
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`PATCH ${path(dbId())}`]);
+    const starts = (await world.api.operations.list(world.projectId)).filter(
+      (op) => !before.has(op.id) && op.endpoint_id === dbId() && op.action === "start_compute",
+    );
+    expect(starts).toHaveLength(1);
+  });
+
+  it("a new trigger on an idle compute restarts nothing and records the trigger", async () => {
+    await world.api.endpoints.suspend(world.projectId, dbId());
+    primary = { ...primary, restartTriggers: ["v4"] };
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([]);
+    expect((await world.api.endpoints.get(world.projectId, dbId())).current_state).toBe("idle");
+    expect((await stack.up()).requests).toEqual([]);
   });
 
   it("a type change replaces the compute, creating the new one before deleting the old", async () => {
-    const base = movedAndTriggered();
-    const oldReplica = world.engine.outputsOf(TYPE, "replica")?.endpointId;
-    const { steps, requests } = await up(program(base, { type: "read_write", branchId: branches.dev }));
-    expect(steps).toEqual(["delete-replaced replica", "replace replica", "same db"]);
-    expect(world.engine.steps.map((s) => s.op).slice(-1)).toEqual(["delete-replaced"]);
-    const order = writes(requests);
-    expect(order[0]).toBe(`POST /projects/${world.emulator.projectId}/endpoints`);
-    expect(order[1]).toBe(`DELETE /projects/${world.emulator.projectId}/endpoints/${oldReplica}`);
+    const oldReplica = String(outputs(stack).replica);
+    replica = { type: "read_write", branchId: world.branches.dev };
+    const up = ok(await stack.up());
+    expect(ops(up)).toEqual(["create-replacement replica", "delete-replaced replica", "replace replica", "same db"]);
+    const order = writes(up);
+    expect(order[0]).toBe(`POST ${path()}`);
+    expect(order[order.length - 1]).toBe(`DELETE ${path(oldReplica)}`);
   });
 
-  it("refresh records an out-of-band change, and the next up puts the declared value back", async () => {
-    const id = world.engine.outputsOf(TYPE, "db")!.endpointId;
-    await api.endpoints.update(world.emulator.projectId, id, { endpoint: { suspend_timeout_seconds: 3600 } });
-    await world.engine.refresh();
-    expect(world.engine.outputsOf(TYPE, "db")!.suspendTimeoutSeconds).toBe(3600);
-    const base = { ...movedAndTriggered(), suspendTimeoutSeconds: 300 };
-    const { steps } = await up(program(base, { type: "read_write", branchId: branches.dev }));
-    expect(steps).toEqual(["same replica", "update db"]);
+  it("refresh records an out-of-band change in the declared inputs only, warns of nothing, and the next up puts it back", async () => {
+    await world.api.endpoints.update(world.projectId, dbId(), {
+      endpoint: { autoscaling_limit_min_cu: 2, autoscaling_limit_max_cu: 3, suspend_timeout_seconds: 3600 },
+    });
+    const refresh = ok(await stack.refresh());
+    expect(refresh.steps.find((s) => s.name === "db")).toMatchObject({ op: "refresh", found: "update" });
+    expect(refresh.warnings).toEqual([]);
+    expect(refresh.preview?.diagnostics.filter((d) => d.severity === "warning")).toEqual([]);
+    const state = stack.state.resources.find((r) => r.urn.endsWith("::db"));
+    expect(Object.keys(state?.inputs ?? {}).sort()).toEqual([
+      "__provider",
+      "autoscalingLimitMaxCu",
+      "autoscalingLimitMinCu",
+      "branchId",
+      "ownerTag",
+      "projectId",
+      "resourceName",
+      "restartTriggers",
+    ]);
+    const up = ok(await stack.up());
+    expect(ops(up)).toEqual(["same replica", "update db"]);
+    expect(up.preview?.diagnostics.map((d) => d.message).join("\n")).toContain("autoscalingLimitMinCu 2 -> 1");
+    expect((await stack.up()).requests).toEqual([]);
   });
 
   it("refresh drops a compute deleted outside Pulumi, and the next up creates it again", async () => {
-    const id = world.engine.outputsOf(TYPE, "replica")!.endpointId;
-    await api.endpoints.delete(world.emulator.projectId, id);
-    await world.engine.refresh();
-    expect(world.engine.outputsOf(TYPE, "replica")).toBeUndefined();
-    const base = { ...movedAndTriggered(), suspendTimeoutSeconds: 300 };
-    const { steps } = await up(program(base, { type: "read_write", branchId: branches.dev }));
-    expect(steps).toEqual(["create replica", "same db"]);
+    await world.api.endpoints.delete(world.projectId, String(outputs(stack).replica));
+    ok(await stack.refresh());
+    expect(stack.state.resources.some((r) => r.urn.endsWith("::replica"))).toBe(false);
+    expect(ops(ok(await stack.up()))).toEqual(["create replica", "same db"]);
   });
 
-  it("check refuses bad input by property, and no request reaches the API", async () => {
-    const mark = world.mark();
-    const result = await run(
-      world.engine,
-      program({ autoscalingLimitMinCu: 0.3, autoscalingLimitMaxCu: 2, suspendTimeoutSeconds: 5 }),
-    );
-    const failure = result.errors[0] as CheckFailedError;
-    expect(failure).toBeInstanceOf(CheckFailedError);
-    expect(failure.failures.map((f) => f.property).sort()).toEqual(["autoscalingLimitMinCu", "suspendTimeoutSeconds"]);
-    expect(world.requestsSince(mark)).toEqual([]);
-    world.engine.errors = [];
+  it("check refuses bad input by property, echoes no string value, and no request reaches the API", async () => {
+    const declared = primary;
+    primary = { autoscalingLimitMinCu: 0.3, autoscalingLimitMaxCu: 2, suspendTimeoutSeconds: 5, name: "x".repeat(70) };
+    const preview = await stack.preview();
+    primary = declared;
+    expect(preview.error).toBeDefined();
+    const problems = preview.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    expect(problems.join("\n")).toMatch(/property autoscalingLimitMinCu .* must be a compute size/);
+    expect(problems.join("\n")).toMatch(/property suspendTimeoutSeconds .* got 5/);
+    expect(problems.join("\n")).toMatch(/property name .* must be 1 to 64 characters long \(got 70\)/);
+    expect(preview.requests).toEqual([]);
   });
 
-  it("preview with unknown values plans the change without calling the API", async () => {
-    const mark = world.mark();
-    const old = world.engine.state.get(`urn:pulumi:stack::project::${TYPE}::db`)!;
-    const declared = {
-      type: TYPE,
-      name: "db",
-      secretOutputs: [],
-      inputs: { ...old.inputs, branchId: UNKNOWN, projectId: UNKNOWN },
-    };
-    world.engine.steps = [];
-    await world.engine.apply(declared, true);
-    expect(world.engine.steps).toEqual([{ op: "replace", name: "db", replaces: ["projectId"] }]);
-    expect(world.requestsSince(mark)).toEqual([]);
+  it("a preview with values not known yet plans without calling the API", async () => {
+    const planned = world.stack(() => {
+      const fresh = new Compute("fresh", {
+        projectId: world.projectId,
+        branchId: world.branches.dev,
+        type: "read_only",
+      });
+      new Compute("follower", { projectId: world.projectId, branchId: fresh.branchId, type: "read_only" });
+    });
+    const preview = ok(await planned.preview());
+    expect(ops(preview)).toEqual(["create follower", "create fresh"]);
+    expect(preview.requests).toEqual([]);
   });
 
   it("destroy deletes every compute", async () => {
-    const ids = ["db", "replica"].map((name) => world.engine.outputsOf(TYPE, name)!.endpointId);
-    await world.engine.destroy();
-    expect(world.engine.state.size).toBe(0);
-    const left = (await api.endpoints.list(world.emulator.projectId)).map((c) => c.id);
+    const ids = [dbId(), String(outputs(stack).replica)];
+    ok(await stack.destroy());
+    expect(stack.state.resources).toEqual([]);
+    const left = (await world.api.endpoints.list(world.projectId)).map((c) => c.id);
     for (const id of ids) expect(left).not.toContain(id);
   });
 });

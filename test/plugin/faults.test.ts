@@ -1,111 +1,101 @@
 /**
- * What the provider promises when the service or the network fails during a step:
+ * What the provider promises when the service or the network fails during a step, through the local engine:
  * a lost response never makes a duplicate, and a compute that exists is never orphaned.
  */
 import { Compute } from "../../provider";
-import { NeonClient } from "../../sdk";
-import { run } from "../harness/program";
-import { startWorld, World, writes } from "../harness/world";
+import { LocalStack } from "../../testing";
+import { neonWorld, NeonWorld, ok, outputs, writes } from "./world";
 
-const TYPE = "pulumi-nodejs:dynamic/neon:Compute";
-let world: World;
-let api: NeonClient;
+let world: NeonWorld;
 let branchId: string;
+let triggers: string[] | undefined;
+let stack: LocalStack;
 
 beforeAll(async () => {
-  world = await startWorld({ config: { "neon:waitTimeoutSeconds": "1" } });
-  api = new NeonClient({ apiKey: world.emulator.apiKey, apiUrl: world.emulator.baseUrl, rateLimit: false });
-  branchId = (await api.branches.list(world.emulator.projectId)).find((b) => b.name === "dev")!.id;
+  world = await neonWorld();
+  branchId = world.branches.dev;
+  stack = world.stack(
+    () => ({
+      id: new Compute("replica", { projectId: world.projectId, branchId, type: "read_only", restartTriggers: triggers })
+        .id,
+    }),
+    { config: { "neon:waitTimeoutSeconds": "1" } },
+  );
 });
 afterAll(() => world.stop());
 
 afterEach(async () => {
   world.emulator.faults.clear();
-  world.engine.errors = [];
+  triggers = undefined;
 });
 
-const replica =
-  (name = "replica") =>
-  () =>
-    new Compute(name, { projectId: world.emulator.projectId, branchId, type: "read_only" }).id;
-
 async function computesOnBranch(): Promise<string[]> {
-  return (await api.endpoints.listForBranch(world.emulator.projectId, branchId)).map((c) => c.id).sort();
+  return (await world.api.endpoints.listForBranch(world.projectId, branchId)).map((c) => c.id).sort();
 }
 
-describe("Compute under faults, through the plugin", () => {
-  it("a create whose response is lost is recognised, not sent again", async () => {
+const kept = () => stack.state.resources.find((r) => r.urn.endsWith("::replica"));
+
+describe("Compute under faults, through the local engine", () => {
+  it("a create whose response is lost is recognised by its attempt's name, not sent again", async () => {
     world.emulator.faults.add({ method: "POST", path: "/endpoints", kind: "ambiguous", times: 1 });
-    const mark = world.mark();
-    const result = await run(world.engine, replica());
-    expect(result.errors).toEqual([]);
-    expect(writes(world.requestsSince(mark))).toEqual([`POST /projects/${world.emulator.projectId}/endpoints`]);
-    expect(await computesOnBranch()).toEqual([result.exports]);
-    await world.engine.destroy();
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`POST /projects/${world.projectId}/endpoints`]);
+    expect(await computesOnBranch()).toEqual([outputs(stack).id]);
+    ok(await stack.destroy());
   });
 
   it("a create reset before the service acted is sent again once, making one compute", async () => {
     world.emulator.faults.add({ method: "POST", path: "/endpoints", kind: "reset", times: 1 });
-    const mark = world.mark();
-    const result = await run(world.engine, replica());
-    expect(result.errors).toEqual([]);
-    expect(writes(world.requestsSince(mark))).toHaveLength(2);
-    expect(await computesOnBranch()).toEqual([result.exports]);
-    await world.engine.destroy();
+    const up = ok(await stack.up());
+    expect(writes(up)).toHaveLength(2);
+    expect(await computesOnBranch()).toEqual([outputs(stack).id]);
+    ok(await stack.destroy());
   });
 
   it("a compute whose start fails stays in state with its id, and the next up repairs it", async () => {
     world.emulator.operations.failNext({ action: "start_compute" });
-    const first = await run(world.engine, replica());
-    expect(first.errors[0]?.message).toMatch(/ep-[a-z0-9-]+ exists but is not ready: .*start_compute/);
-    const kept = world.engine.state.get(`urn:pulumi:stack::project::${TYPE}::replica`)!;
-    expect(kept.id).toMatch(/^ep-/);
+    const first = await stack.up();
+    expect(first.error?.message).toMatch(/ep-[a-z0-9-]+ exists but is not ready: .*start_compute/);
+    expect(kept()?.id).toMatch(/^ep-/);
     // Without __provider in the kept properties, the next Update or Delete could not load the provider.
-    expect(kept.outputs.__provider).toEqual(expect.stringContaining("compute-impl"));
-    expect(await computesOnBranch()).toEqual([kept.id]);
-    world.engine.errors = [];
-    const second = await run(world.engine, replica());
-    expect(second.errors).toEqual([]);
-    expect(await computesOnBranch()).toEqual([kept.id]);
-    await world.engine.destroy();
+    expect(kept()?.outputs.__provider).toEqual(expect.stringContaining("compute-impl"));
+    expect(await computesOnBranch()).toEqual([kept()?.id]);
+    ok(await stack.up());
+    expect(await computesOnBranch()).toEqual([kept()?.id]);
+    ok(await stack.destroy());
   });
 
-  it("a restart whose operation fails is sent again by the next up", async () => {
-    const withTriggers = (value: string) => () =>
-      new Compute("replica", {
-        projectId: world.emulator.projectId,
-        branchId,
-        type: "read_only",
-        restartTriggers: [value],
-      }).id;
-    const { exports: id } = await run(world.engine, withTriggers("v1"));
+  it("a restart whose operation fails leaves the old trigger recorded; the next up does what is still needed", async () => {
+    triggers = ["v1"];
+    ok(await stack.up());
+    const id = String(outputs(stack).id);
     world.emulator.operations.failNext({ action: "start_compute" });
-    const failed = await run(world.engine, withTriggers("v2"));
-    expect(failed.errors[0]?.message).toMatch(/start_compute/);
-    world.engine.errors = [];
-    const mark = world.mark();
-    const repaired = await run(world.engine, withTriggers("v2"));
-    expect(repaired.errors).toEqual([]);
-    expect(writes(world.requestsSince(mark))).toEqual([
-      `POST /projects/${world.emulator.projectId}/endpoints/${id}/restart`,
-    ]);
-    await world.engine.destroy();
+    triggers = ["v2"];
+    const failed = await stack.up();
+    expect(failed.error?.message).toMatch(/start_compute/);
+    expect(kept()?.outputs.restartTriggers).toEqual(["v1"]);
+    const repaired = ok(await stack.up());
+    // The failed start left the compute idle: nothing runs, so nothing is restarted, and the trigger is recorded.
+    const state = (await world.api.endpoints.get(world.projectId, id)).current_state;
+    expect(writes(repaired)).toEqual(
+      state === "active" ? [`POST /projects/${world.projectId}/endpoints/${id}/restart`] : [],
+    );
+    expect(kept()?.outputs.restartTriggers).toEqual(["v2"]);
+    ok(await stack.destroy());
   });
 
   it("a delete whose response is lost twice in a row still ends with the compute gone", async () => {
-    await run(world.engine, replica());
+    ok(await stack.up());
     world.emulator.faults.add({ method: "DELETE", path: "/endpoints/", kind: "502", times: 2 });
-    await world.engine.destroy();
+    ok(await stack.destroy());
     expect(await computesOnBranch()).toEqual([]);
   });
+
   it("a stuck operation ends in a timeout naming it, with the compute kept in state", async () => {
     world.emulator.operations.stickNext({ action: "start_compute" });
-    const result = await run(world.engine, replica());
-    expect(result.errors[0]?.message).toMatch(
-      /exists but is not ready: timed out after .*still pending: start_compute/,
-    );
-    const kept = world.engine.state.get(`urn:pulumi:stack::project::${TYPE}::replica`)!;
-    expect(await computesOnBranch()).toEqual([kept.id]);
+    const up = await stack.up();
+    expect(up.error?.message).toMatch(/exists but is not ready: timed out after .*still pending: start_compute/);
+    expect(await computesOnBranch()).toEqual([kept()?.id]);
     // Last in this world: the stuck operation keeps the project locked (423) from here on, as on the service.
   });
 });
