@@ -4,7 +4,8 @@
  * `parallel` resource steps in flight.
  */
 import { Emulator } from "../emulator";
-import { Plugin, Props } from "../test/harness/plugin";
+import { Plugin } from "../testing/plugin";
+import { Props } from "../testing/values";
 import { BenchConfig } from "./config";
 import { meter, RunResult } from "./measure";
 import { pool } from "./stats";
@@ -40,14 +41,14 @@ async function create(plugin: Plugin, captured: Captured, r: Resource): Promise<
 async function resize(plugin: Plugin, captured: Captured, r: Resource): Promise<void> {
   const news = computeInputs(captured, r.project, r.name, 0.5);
   const checked = await plugin.check(r.urn, r.inputs!, news);
-  const diff = await plugin.diff(r.urn, r.id!, r.outputs!, checked.inputs);
+  const diff = await plugin.diff(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
   if (diff.changes !== "some" || diff.replaces.length > 0) throw new Error(`unexpected diff ${JSON.stringify(diff)}`);
-  const outputs = await plugin.update(r.urn, r.id!, r.outputs!, checked.inputs);
+  const outputs = await plugin.update(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
   Object.assign(r, { inputs: checked.inputs, outputs });
 }
 
 async function destroy(plugin: Plugin, _captured: Captured, r: Resource): Promise<void> {
-  await plugin.delete(r.urn, r.id!, r.outputs!);
+  await plugin.delete(r.urn, r.id!, r.inputs!, r.outputs!);
 }
 
 type Step = (plugin: Plugin, captured: Captured, r: Resource) => Promise<void>;

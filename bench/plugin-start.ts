@@ -10,7 +10,7 @@ export async function pluginStartMs(emulator: Emulator, captured: Captured): Pro
     const checked = await plugin.check(name, {}, computeInputs(captured, 0, "start", 0.25));
     const created = await plugin.create(name, checked.inputs);
     const elapsed = performance.now() - started;
-    await plugin.delete(name, created.id, created.properties);
+    await plugin.delete(name, created.id, checked.inputs, created.properties);
     return elapsed;
   } finally {
     await plugin.close();

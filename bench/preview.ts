@@ -4,7 +4,8 @@
  * credentials).
  */
 import { Emulator } from "../emulator";
-import { Plugin, Props } from "../test/harness/plugin";
+import { Plugin } from "../testing/plugin";
+import { Props } from "../testing/values";
 import { Captured, COMPUTE_TYPE, computeInputs, urn } from "./world";
 
 type Impl = typeof import("../provider/compute-impl");
@@ -45,7 +46,7 @@ export async function previewGrpc(plugin: Plugin, captured: Captured, resources:
     const olds = oldOutputs(captured, i);
     const name = urn(COMPUTE_TYPE, `c${i}`);
     const checked = await plugin.check(name, olds, computeInputs(captured, 0, `c${i}`, 0.5));
-    await plugin.diff(name, `ep-bench-${i}`, olds, checked.inputs);
+    await plugin.diff(name, `ep-bench-${i}`, olds, olds, checked.inputs);
   }
   return ((performance.now() - started) * 1000) / resources;
 }

@@ -1,5 +1,6 @@
 /** State size: bytes of `__provider` and of a whole state entry (inputs + outputs as the plugin returns them). */
-import { Plugin, Props } from "../test/harness/plugin";
+import { Plugin } from "../testing/plugin";
+import { Props } from "../testing/values";
 import { Captured, API_KEY_TYPE, COMPUTE_TYPE, computeInputs, urn } from "./world";
 
 export interface StateSize {
@@ -22,8 +23,8 @@ export async function measureStateSize(plugin: Plugin, captured: Captured): Prom
   const keyUrn = urn(API_KEY_TYPE, "size");
   const keyIn = (await plugin.check(keyUrn, {}, { ...captured.apiKey, keyName: "bench-size" })).inputs;
   const key = await plugin.create(keyUrn, keyIn);
-  await plugin.delete(computeUrn, compute.id, compute.properties);
-  await plugin.delete(keyUrn, key.id, key.properties);
+  await plugin.delete(computeUrn, compute.id, computeIn, compute.properties);
+  await plugin.delete(keyUrn, key.id, keyIn, key.properties);
   return [
     {
       type: "Compute",

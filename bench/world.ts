@@ -7,7 +7,8 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { Emulator, Fixture, startEmulator } from "../emulator";
 import { ApiKey, Compute } from "../provider";
-import { Plugin, Props } from "../test/harness/plugin";
+import { Plugin } from "../testing/plugin";
+import { Props } from "../testing/values";
 import { BenchConfig, real } from "./config";
 
 const settings = require("@pulumi/pulumi/runtime/settings");
@@ -50,7 +51,7 @@ export async function pluginFor(emulator: Emulator, timeScale = 1): Promise<Plug
     NEON_PROVIDER_DEBUG: "",
     NEON_RATE_LIMIT: rateLimit,
   };
-  const plugin = await Plugin.start({ cwd: REPO_ROOT, env });
+  const plugin = await Plugin.start({ cwd: REPO_ROOT, project: "bench", env });
   await plugin.configure({ "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl });
   return plugin;
 }

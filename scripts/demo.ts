@@ -1,137 +1,29 @@
 /**
- * `npm run demo`: example (a) (examples/primary-replica-key) deployed by the real Pulumi CLI against the local
- * emulator, on a throwaway file backend: `pulumi up`, the stack outputs (secrets hidden), then destroy.
+ * `npm run demo`: example (a) (a primary compute, a read replica, a CI API key) against the local emulator.
  *
- * The emulator runs in this process, so every CLI call is spawned asynchronously: a synchronous spawn would
- * block the event loop and the emulator could not answer the program it is waiting for.
- * Without the CLI on PATH the demo says so in one line, with how to install it, and exits 1.
+ * With the Pulumi CLI on PATH it runs the real `pulumi` (demo-cli.ts). Without it, which is the usual case for a
+ * newcomer, it runs the same example through the local engine (demo-local.ts), and says so in its first line.
+ * `--quiet` prints only each command's summary. The emulator is closed in every case.
  */
-import { spawn } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { Emulator, startEmulator } from "../emulator";
-import { NeonClient } from "../sdk";
+import { startEmulator } from "../emulator";
+import { runWithCli, findPulumi } from "./demo-cli";
+import { runLocally } from "./demo-local";
 
-const REPO_ROOT = path.resolve(__dirname, "../..");
-const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", "primary-replica-key");
-const STACK = "neon-demo";
+export { findPulumi } from "./demo-cli";
 
-export const NO_CLI_MESSAGE =
-  "The demo needs the Pulumi CLI on PATH: install it with `curl -fsSL https://get.pulumi.com | sh` (or see https://www.pulumi.com/docs/install/), then run `npm run demo` again.";
-
-/** The `pulumi` executable on `searchPath`, if any. */
-export function findPulumi(searchPath = process.env.PATH ?? ""): string | undefined {
-  const names = process.platform === "win32" ? ["pulumi.exe", "pulumi.cmd"] : ["pulumi"];
-  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
-    for (const name of names) {
-      const candidate = path.join(dir, name);
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function progress(line: string): void {
-  process.stdout.write(`demo: ${line}\n`);
-}
-
-/** Runs the CLI in the example's directory; resolves with its stdout (also shown unless captured). */
-function pulumi(
-  cli: string,
-  env: NodeJS.ProcessEnv,
-  args: string[],
-  options: { input?: string; capture?: boolean } = {},
-) {
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn(cli, args, {
-      cwd: EXAMPLE_DIR,
-      env,
-      stdio: ["pipe", options.capture ? "pipe" : "inherit", "inherit"],
-    });
-    let stdout = "";
-    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`pulumi ${args[0]} ${args[1] ?? ""} exited with ${code}`)),
-    );
-    child.stdin?.end(options.input ?? "");
-  });
-}
-
-/** The CLI's environment: a local file backend in `backendDir`, a fixed passphrase, no ambient Neon settings. */
-function cliEnv(backendDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_BACKEND_URL: `file://${backendDir}` };
-  env.PULUMI_CONFIG_PASSPHRASE = "neon-demo-passphrase";
-  env.PULUMI_SKIP_UPDATE_CHECK = "true";
-  delete env.NEON_API_KEY;
-  delete env.NEON_API_HOST;
-  return env;
-}
-
-/** A branch of the emulator's default world without a primary compute yet. */
-async function demoBranch(emulator: Emulator): Promise<string> {
-  const client = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl });
-  const branches = await client.branches.list(emulator.projectId);
-  const branch = branches.find((b) => b.name === "dev") ?? branches[branches.length - 1];
-  return branch.id;
-}
-
-async function configure(run: (args: string[], input?: string) => Promise<string>, emulator: Emulator): Promise<void> {
-  await run(["config", "set", "neon:apiUrl", emulator.baseUrl]);
-  await run(["config", "set", "--secret", "neon:apiKey"], emulator.apiKey); // from stdin: never in a process list
-  await run(["config", "set", "projectId", emulator.projectId]);
-  await run(["config", "set", "branchId", await demoBranch(emulator)]);
-}
-
-/** init → config → up → outputs, then destroy and remove the stack whatever happened. */
-async function deploy(cli: string, emulator: Emulator, backendDir: string): Promise<void> {
-  const env = cliEnv(backendDir);
-  const run = (args: string[], input?: string) => pulumi(cli, env, args, { input });
-  progress(`creating stack ${STACK} on the file backend ${backendDir}`);
-  await run(["stack", "init", STACK]);
-  try {
-    await configure(run, emulator);
-    progress("pulumi up: a primary compute, a read replica and a CI API key");
-    await run(["up", "--yes", "--skip-preview=false"]);
-    const outputs = await pulumi(cli, env, ["stack", "output", "--json", "--show-secrets=false"], { capture: true });
-    progress(`stack outputs (secrets hidden):\n${outputs.trim()}`);
-  } finally {
-    progress("pulumi destroy");
-    await run(["destroy", "--yes"]).catch((error) => progress(`destroy failed: ${error.message}`));
-    await run(["stack", "rm", "--yes"]).catch((error) => progress(`stack rm failed: ${error.message}`));
-    fs.rmSync(path.join(EXAMPLE_DIR, `Pulumi.${STACK}.yaml`), { force: true });
-  }
-}
-
-/** Starts the emulator, runs the demo if the CLI is there, and always closes the emulator. Returns the exit code. */
-export async function main(): Promise<number> {
+/** Runs the demo; resolves with the exit code. */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
   const emulator = await startEmulator({ operationDurationMs: 200 });
-  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-demo-"));
   try {
     const cli = findPulumi();
-    if (!cli) {
-      process.stderr.write(`${NO_CLI_MESSAGE}\n`);
-      return 1;
-    }
-    progress(`emulator at ${emulator.baseUrl}, project ${emulator.projectId}; Pulumi CLI: ${cli}`);
-    await deploy(cli, emulator, backendDir);
-    progress("done");
+    if (cli) await runWithCli(cli, emulator);
+    else await runLocally(emulator, { quiet: argv.includes("--quiet"), color: process.stdout.isTTY === true });
+    process.stdout.write("demo: done\n");
     return 0;
   } catch (error) {
-    progress(`failed: ${(error as Error).message}`);
+    process.stdout.write(`demo: failed: ${(error as Error).message}\n`);
     return 1;
   } finally {
-    fs.rmSync(backendDir, { recursive: true, force: true });
     await emulator.close();
   }
 }

@@ -38,6 +38,8 @@ export interface DeploymentOptions {
   startPlugin: () => Promise<Plugin>;
   parallel?: number;
   replaceTargets?: ReadonlySet<string>;
+  /** Called as each step finishes (progress). */
+  onStep?: (step: StepRecord) => void;
 }
 
 export interface DeploymentResult {
@@ -161,6 +163,11 @@ export class Deployment {
     }).catch((error) => this.fail(error));
   }
 
+  private record(step: StepRecord): void {
+    this.steps.push(step);
+    this.options.onStep?.(step);
+  }
+
   private cancelled(): boolean {
     return this.error !== undefined || this.interrupted;
   }
@@ -183,11 +190,11 @@ export class Deployment {
       const record = recordOf(step);
       try {
         await applyStep(step, { preview: this.options.preview, provider: this.provider, snapshot: this.snapshot });
-        if (!this.interrupted) this.steps.push(record);
+        if (!this.interrupted) this.record(record);
       } catch (error) {
         if (this.interrupted) throw error;
         record.error = error instanceof Error ? error.message : String(error);
-        this.steps.push(record);
+        this.record(record);
         this.diagnostics.error(record.error, record.urn);
         this.fail(error);
         throw error;
@@ -224,7 +231,7 @@ export class Deployment {
         : deepEquals(old.outputs, inputs)
           ? { kind: "same", old, new: state }
           : { kind: "update", old, new: state, diffs: [] };
-      if (step.kind !== "same") this.steps.push(recordOf(step));
+      if (step.kind !== "same") this.record(recordOf(step));
       if (!this.options.preview) this.snapshot.produce(state, old);
       return `${urn}::${id}`;
     })();
@@ -247,7 +254,7 @@ export class Deployment {
         this.fail(error);
       },
     });
-    if (!this.interrupted) this.steps.push(...records);
+    if (!this.interrupted) for (const record of records) this.record(record);
   }
 
   private warnPendingOperations(): void {

@@ -9,4 +9,5 @@ export { StepRecord, StepOp } from "./steps";
 export { Diagnostic, Severity } from "./diagnostics";
 export { ConfigInput } from "./config";
 export { Program } from "./program";
+export { moduleProgram } from "./module-program";
 export { Snapshot, ResourceState, PendingOperation } from "./state";

@@ -31,6 +31,8 @@ export interface LocalStackOptions {
   parallel?: number;
   /** An emulator (or anything with a request log) whose requests each result lists. */
   requestLog?: { requests: readonly unknown[] };
+  /** Progress: called as each step of each deployment finishes (`preview` tells the preview's from the update's). */
+  onStep?: (step: StepRecord, deployment: { command: Command; preview: boolean }) => void;
 }
 
 export interface CommandOptions {
@@ -84,7 +86,7 @@ export class LocalStack {
   }
 
   preview(options: CommandOptions = {}): Promise<CommandResult> {
-    return this.command("preview", async () => ({ last: await this.deploy("update", true, options) }));
+    return this.command("preview", async () => ({ last: await this.deploy("preview", "update", true, options) }));
   }
 
   up(options: CommandOptions = {}): Promise<CommandResult> {
@@ -130,15 +132,20 @@ export class LocalStack {
 
   private async withPreview(command: Command, kind: "update" | "refresh" | "destroy", options: CommandOptions) {
     return this.command(command, async () => {
-      if (options.skipPreview) return { last: await this.deploy(kind, false, options) };
-      const preview = await this.deploy(kind, true, options);
+      if (options.skipPreview) return { last: await this.deploy(command, kind, false, options) };
+      const preview = await this.deploy(command, kind, true, options);
       // A failed preview stops the command before anything is changed ("error: preview failed").
       if (preview.error || preview.interrupted) return { last: preview };
-      return { last: await this.deploy(kind, false, options), preview };
+      return { last: await this.deploy(command, kind, false, options), preview };
     });
   }
 
-  private async deploy(kind: "update" | "refresh" | "destroy", preview: boolean, options: CommandOptions) {
+  private async deploy(
+    command: Command,
+    kind: "update" | "refresh" | "destroy",
+    preview: boolean,
+    options: CommandOptions,
+  ) {
     const runsProgram = kind === "update" || (kind === "destroy" && options.runProgram === true);
     const deployment = new Deployment({
       kind,
@@ -151,6 +158,7 @@ export class LocalStack {
       startPlugin: () =>
         Plugin.start({ cwd: this.options.cwd ?? process.cwd(), project: this.project, env: this.options.env }),
       parallel: this.options.parallel,
+      onStep: this.options.onStep && ((step) => this.options.onStep?.(step, { command, preview })),
       replaceTargets: new Set(
         (options.replace ?? []).map((target) => (target.startsWith("urn:") ? target : this.urnOf(target))),
       ),

@@ -1,8 +1,8 @@
 /**
  * A primary compute on a branch, a read replica beside it, and an API key for a CI pipeline.
  *
- * Config: `projectId`, `branchId` (a branch without a primary compute yet), optional `ciKeyName`;
- * `neon:apiKey` (secret) and optionally `neon:apiUrl`.
+ * Config: `projectId`, `branchId` (a branch without a primary compute yet), optional `primaryMaxCu` (default 2: a new
+ * value resizes the primary, which restarts it) and `ciKeyName`; `neon:apiKey` (secret) and optionally `neon:apiUrl`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "pulumi-neon-dynamic";
@@ -15,7 +15,7 @@ const primary = new Compute("primary", {
   projectId,
   branchId,
   autoscalingLimitMinCu: 0.5,
-  autoscalingLimitMaxCu: 2,
+  autoscalingLimitMaxCu: config.getNumber("primaryMaxCu") ?? 2,
   suspendTimeoutSeconds: 300,
 });
 

@@ -91,8 +91,8 @@ export function ops(result: { steps: { op: string; name: string; type: string }[
 }
 
 /** The stack's outputs, secrets shown (pulumi stack output --show-secrets). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function outputs(stack: LocalStack): Record<string, any> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   return stack.outputs({ showSecrets: true });
 }
 

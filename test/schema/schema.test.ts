@@ -12,7 +12,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "../../provider";
-import { REPO_ROOT } from "../harness/world";
+import { REPO_ROOT } from "../plugin/world";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Kind = "string" | "number" | "boolean" | "array" | "object";
