@@ -13,9 +13,13 @@
  * Everything the plugin writes to stderr is kept: the engine shows it as diagnostics of the command.
  */
 import { ChildProcess, spawn } from "child_process";
-import * as grpc from "@grpc/grpc-js";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import type * as Grpc from "@grpc/grpc-js";
+import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
+import { requireFromPulumi } from "./pulumi-deps";
 import { Props } from "./values";
+
+const grpc = requireFromPulumi<typeof Grpc>("@grpc/grpc-js");
+const structproto = requireFromPulumi<typeof StructProto>("google-protobuf/google/protobuf/struct_pb");
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const provproto: any = require("@pulumi/pulumi/proto/provider_pb");
@@ -188,7 +192,7 @@ export class Plugin {
 
   private call(method: string, req: unknown): Promise<any> {
     return new Promise((resolve, reject) => {
-      this.client[method](req, (error: grpc.ServiceError | null, resp: any) => {
+      this.client[method](req, (error: Grpc.ServiceError | null, resp: any) => {
         if (error) reject(toPluginError(error));
         else resolve(resp);
       });
@@ -201,7 +205,7 @@ export interface CheckFailure {
   reason: string;
 }
 
-function struct(value: Props): structproto.Struct {
+function struct(value: Props): StructProto.Struct {
   return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
 }
 
@@ -221,7 +225,7 @@ function readPort(child: ChildProcess): Promise<number> {
 }
 
 /** Decodes ErrorResourceInitFailed from grpc-status-details-bin, as the engine does (provider_plugin.go parseError). */
-function toPluginError(error: grpc.ServiceError): PluginError {
+function toPluginError(error: Grpc.ServiceError): PluginError {
   const unavailable = error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.CANCELLED;
   const details = error.metadata?.get("grpc-status-details-bin")?.[0];
   if (!details) return new PluginError(error.details || error.message, undefined, unavailable);

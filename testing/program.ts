@@ -13,6 +13,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Goal, goalOf } from "./goal";
+import { requireFromPulumi } from "./pulumi-deps";
 import { Props } from "./values";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -20,7 +21,7 @@ const settings = require("@pulumi/pulumi/runtime/settings");
 const stackRuntime = require("@pulumi/pulumi/runtime/stack");
 const runtimeConfig = require("@pulumi/pulumi/runtime/config");
 const resproto = require("@pulumi/pulumi/proto/resource_pb");
-const gstruct = require("google-protobuf/google/protobuf/struct_pb");
+const gstruct = requireFromPulumi<any>("google-protobuf/google/protobuf/struct_pb");
 
 /** A program as `setMocks` programs are written: a function declaring resources; what it returns is the outputs. */
 export type Program = () => unknown;
