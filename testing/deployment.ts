@@ -80,8 +80,8 @@ export class Deployment {
     } catch (error) {
       this.fail(error);
     } finally {
-      this.diagnostics.addPluginOutput(await this.provider.output());
       await this.provider.close();
+      this.diagnostics.addPluginOutput(await this.provider.output());
     }
     return {
       steps: this.steps,

@@ -181,13 +181,16 @@ export class Plugin {
     this.child.kill("SIGKILL");
   }
 
-  /** Closes the connection and ends the process (plugin.go Close kills the plugin). */
+  /**
+   * Closes the connection and ends the process (plugin.go Close kills the plugin), then waits until its output
+   * streams are drained: what it printed during a call travels on its own pipe and can arrive after the call's answer.
+   */
   async close(): Promise<void> {
     this.client.close();
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    this.child.kill("SIGTERM");
-    await exited;
+    const closed = new Promise((resolve) => this.child.once("close", resolve));
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGTERM");
+    else if (this.child.stdout?.readableEnded !== false && this.child.stderr?.readableEnded !== false) return;
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   }
 
   private call(method: string, req: unknown): Promise<any> {

@@ -116,7 +116,7 @@ export class ProviderHost {
 
   /** What the plugin wrote (the engine shows it as the command's diagnostics). */
   async output(): Promise<string> {
-    return this.plugin ? (await this.plugin).text() : "";
+    return (await this.plugin?.catch(() => undefined))?.text() ?? "";
   }
 
   async kill(): Promise<void> {

@@ -23,7 +23,7 @@ function single(initial: RecorderArgs, opts: pulumi.CustomResourceOptions = {}) 
 describe("refresh (step.go RefreshStep.Apply)", () => {
   it("TestRefreshBasics: Read(id, old outputs, old inputs), Read's inputs replace the stored ones, then Diff(refreshed outputs, old inputs)", async () => {
     single({ value: "a", drift: "z", readInputs: true });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     const id = stateOf("r")?.id;
     const mark = recorded.mark();
     const refresh = await recorded.stack.refresh({ skipPreview: true });
@@ -38,7 +38,7 @@ describe("refresh (step.go RefreshStep.Apply)", () => {
 
   it("TestRefreshPreservesInputsWhenReadReturnsNoInputs, and TestRefreshWithDelete: a resource Read finds gone leaves state", async () => {
     const declared = single({ value: "a", drift: "z" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     await recorded.stack.refresh({ skipPreview: true });
     expect(stateOf("r")).toMatchObject({ inputs: { value: "a" }, outputs: { value: "z" } });
     declared.args = { value: "a", drift: "z", gone: true };
@@ -52,7 +52,7 @@ describe("refresh (step.go RefreshStep.Apply)", () => {
 describe("failures (step.go CreateStep/DeleteStep.Apply, deployment_executor.go)", () => {
   it("a failed create-before-delete replacement keeps the old object in state, untouched", async () => {
     const declared = single({ value: "a", diffMode: "replace" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     const old = stateOf("r");
     declared.args = { value: "b", diffMode: "replace", fail: "error" };
     const up = await recorded.stack.up({ skipPreview: true });
@@ -62,7 +62,7 @@ describe("failures (step.go CreateStep/DeleteStep.Apply, deployment_executor.go)
 
   it("TestPendingReplaceResumeWithSameGoals: a failed delete-before-create leaves the old pending replacement; the next up only creates", async () => {
     const declared = single({ value: "a", diffMode: "replace-dbr" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b", diffMode: "replace-dbr", fail: "error" };
     await recorded.stack.up({ skipPreview: true });
     expect(stateOf("r")).toMatchObject({ pendingReplacement: true, inputs: { value: "a" } });
@@ -185,7 +185,7 @@ describe("scheduling (step_generator.go one registration at a time; step_executo
 describe("protect and retainOnDelete (step.go DeleteStep.Apply, continueStepsFromDiff)", () => {
   it("TestProtect: a protected resource is neither deleted nor replaced, and the preview says so too", async () => {
     const declared = single({ value: "a", diffMode: "replace" }, { protect: true });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b", diffMode: "replace" };
     const replace = await recorded.stack.up();
     expect(replace.error?.message).toContain("unable to replace resource");
@@ -198,7 +198,7 @@ describe("protect and retainOnDelete (step.go DeleteStep.Apply, continueStepsFro
 
   it("TestRetainOnDelete: a retained resource leaves the state without a Delete call", async () => {
     single({ value: "a" }, { retainOnDelete: true });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     const destroy = await recorded.stack.destroy();
     expect(destroy.error).toBeUndefined();
     expect(recorded.callsOf("delete")).toEqual([]);
@@ -214,7 +214,7 @@ describe("delete-before-replace dependents (calculateDependentReplacements)", ()
       new Recorder("dependent", { value: base.out, diffMode: "replace" });
       new Recorder("bystander", { value: "c", other: base.out, diffMode: "replace" });
     });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     value = "b";
     const mark = recorded.mark();
     await recorded.stack.up({ skipPreview: true });

@@ -52,7 +52,7 @@ describe("configuration (target.go GetPackageConfig; provider_plugin.go NewProvi
 
   it("refresh and destroy are configured from the configuration the last up stored, not the current one", async () => {
     recorded = recordedStack(() => new Recorder("r", { value: "a" }).out, { config });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     recorded.stack.setConfig({ "neon:apiKey": { secret: "rotated-key" } });
     const mark = recorded.mark();
     await recorded.stack.refresh();
@@ -66,7 +66,7 @@ describe("configuration (target.go GetPackageConfig; provider_plugin.go NewProvi
 
   it("destroy --run-program configures the provider with the current configuration (destroyMode)", async () => {
     recorded = recordedStack(() => new Recorder("r", { value: "a" }).out, { config });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     recorded.stack.setConfig({ "neon:apiKey": { secret: "rotated-key" } });
     const mark = recorded.mark();
     const result = await recorded.stack.destroy({ runProgram: true });
@@ -80,7 +80,7 @@ describe("configuration (target.go GetPackageConfig; provider_plugin.go NewProvi
 
   it("an up after a config change updates the stored configuration (the provider is updated, not replaced)", async () => {
     recorded = recordedStack(() => new Recorder("r", { value: "a" }).out, { config });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     recorded.stack.setConfig({ "neon:apiKey": { secret: "rotated-key" } });
     const up = await recorded.stack.up();
     expect(up.steps.filter((s) => s.type === "pulumi:providers:pulumi-nodejs").map((s) => s.op)).toEqual(["update"]);

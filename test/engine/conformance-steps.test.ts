@@ -27,7 +27,7 @@ const opsOf = (steps: { op: string; name: string }[], name = "r") =>
 describe("Check (continueStepsFromImport, processIgnoreChanges)", () => {
   it("TestSingleResourceIgnoreChanges: Check gets the old inputs, and the new ones with ignored paths reset", async () => {
     const declared = single({ value: "a", other: "x" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b", other: "y" };
     declared.opts = { ignoreChanges: ["other"] };
     const mark = recorded.mark();
@@ -41,7 +41,7 @@ describe("Check (continueStepsFromImport, processIgnoreChanges)", () => {
 
   it("a replacement checks again with empty olds and the program's inputs (ignoreChanges not applied), in preview too", async () => {
     const declared = single({ value: "a", other: "x", diffMode: "replace" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b", other: "y", diffMode: "replace" };
     declared.opts = { ignoreChanges: ["other"] };
     const mark = recorded.mark();
@@ -58,7 +58,7 @@ describe("Check (continueStepsFromImport, processIgnoreChanges)", () => {
 describe("Diff, same and update (diffResource, SameStep, UpdateStep)", () => {
   it("TestOldCheckedInputsAreSent: Diff gets the old outputs as olds and the checked new inputs", async () => {
     const declared = single({ value: "a" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b" };
     const mark = recorded.mark();
     await recorded.stack.up({ skipPreview: true });
@@ -70,7 +70,7 @@ describe("Diff, same and update (diffResource, SameStep, UpdateStep)", () => {
 
   it("a same step records the new inputs and keeps the old outputs", async () => {
     const declared = single({ value: "a", diffMode: "none" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b", diffMode: "none" };
     const up = await recorded.stack.up();
     expect(opsOf(up.steps)).toEqual(["same"]);
@@ -81,7 +81,7 @@ describe("Diff, same and update (diffResource, SameStep, UpdateStep)", () => {
 
   it("TestAutomaticDiff: without an answer (DIFF_UNKNOWN) the engine compares the inputs, __provider included", async () => {
     const declared = single({ value: "a", diffMode: "unknown" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     const same = await recorded.stack.up();
     expect(opsOf(same.steps)).toEqual(["same"]);
     declared.args = { value: "a", other: "new", diffMode: "unknown" };
@@ -114,7 +114,7 @@ describe("preview outputs (provider_plugin.go Create/Update with req.Preview: th
 describe("replacements (continueStepsFromDiff)", () => {
   it("TestExplicitDeleteBeforeReplace: the deleteBeforeReplace option overrides the provider, both ways", async () => {
     const declared = single({ value: "a", diffMode: "replace-dbr" }, { deleteBeforeReplace: false });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b", diffMode: "replace-dbr" };
     let mark = recorded.mark();
     await recorded.stack.up({ skipPreview: true });
@@ -138,7 +138,7 @@ describe("replacements (continueStepsFromDiff)", () => {
 
   it("TestReplaceOnChanges: replaceOnChanges acts on changed keys, which a dynamic provider's Diff never reports", async () => {
     const declared = single({ value: "a" }, { replaceOnChanges: ["value"] });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.args = { value: "b" };
     expect(opsOf((await recorded.stack.up()).steps)).toEqual(["update"]);
     // Only when the provider gives no answer does the engine compute changed keys, and then the option acts.
@@ -148,7 +148,7 @@ describe("replacements (continueStepsFromDiff)", () => {
 
   it("up --replace: Check once with empty olds, no Diff, the replacement created while the old exists, then deleted", async () => {
     single({ value: "a" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     const mark = recorded.mark();
     const up = await recorded.stack.up({ replace: ["r"], skipPreview: true });
     expect(opsOf(up.steps)).toEqual(["create-replacement", "replace", "delete-replaced"]);
@@ -160,7 +160,7 @@ describe("replacements (continueStepsFromDiff)", () => {
 
   it("TestReplacementTrigger: a changed trigger replaces without asking Diff; a first trigger does not", async () => {
     const declared = single({ value: "a" });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     declared.opts = { replacementTrigger: "v1" };
     expect(opsOf((await recorded.stack.up()).steps)).toEqual(["same"]);
     declared.opts = { replacementTrigger: "v2" };
@@ -197,7 +197,7 @@ describe("URNs and parents (deployment.go generateURN, getOldResource)", () => {
       if (aliased) opts.aliases = [{ parent: pulumi.rootStackResource }];
       new Recorder("r", { value: "a" }, opts);
     });
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     parented = true;
     const mark = recorded.mark();
     const moved = await recorded.stack.up({ skipPreview: true });
@@ -209,7 +209,7 @@ describe("URNs and parents (deployment.go generateURN, getOldResource)", () => {
         .filter((m) => m === "create" || m === "delete"),
     ).toEqual(["create", "delete"]);
     parented = false;
-    await recorded.stack.up();
+    await recorded.stack.up({ skipPreview: true });
     parented = true;
     aliased = true;
     expect((await recorded.stack.up()).steps.filter((s) => s.name === "r").map((s) => s.op)).toEqual(["same"]);

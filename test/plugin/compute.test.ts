@@ -107,7 +107,7 @@ describe("Compute through the local engine", () => {
 
   it("a restart trigger calls the restart API and nothing else", async () => {
     primary = { ...primary, restartTriggers: ["v1"] };
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     primary = { ...primary, restartTriggers: ["v2"] };
     const up = ok(await stack.up());
     expect(writes(up)).toEqual([`POST ${path(dbId())}/restart`]);

@@ -67,7 +67,7 @@ describe("credentials", () => {
 
   it("from the stack config win over the environment", async () => {
     const stack = world.stack(replica, { env: { NEON_API_KEY: "wrong-key", NEON_API_HOST: decoyUrl } });
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     ok(await stack.destroy());
     expect(decoyHits).toEqual([]);
   });
@@ -87,7 +87,7 @@ describe("a rotated key", () => {
     const stack = world.stack(() => ({ id: replica(), key: new ApiKey("ci", { keyName: "ci" }).keyId }), {
       config: { "neon:apiKey": { secret: first.key } },
     });
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     const second = await world.api.apiKeys.create({ key_name: "rotating-2" });
     await world.api.apiKeys.revoke(first.id);
     stack.setConfig({ "neon:apiKey": { secret: second.key } });
@@ -111,7 +111,7 @@ describe("a rotated key", () => {
   it("an up with the new key stores it, and a plain refresh and destroy then work", async () => {
     const first = await world.api.apiKeys.create({ key_name: "rotating-b" });
     const stack = world.stack(replica, { config: { "neon:apiKey": { secret: first.key } } });
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     const second = await world.api.apiKeys.create({ key_name: "rotating-b2" });
     await world.api.apiKeys.revoke(first.id);
     stack.setConfig({ "neon:apiKey": { secret: second.key } });

@@ -56,7 +56,7 @@ describe("a replica replaced by the engine", () => {
     const branch = world.branches.staging;
     const declared: Declared = { args: { type: "read_only" }, opts: { replacementTrigger: "v1" } };
     const stack = stackOf(branch, declared);
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
     Object.assign(declared, change(declared));
     const up = ok(await stack.up(options));
@@ -74,7 +74,7 @@ describe("a primary replaced by the engine", () => {
   it("up --replace without deleteBeforeReplace fails with 409, names the compute and the option, and loses nothing", async () => {
     const branch = world.branches.dev;
     const stack = stackOf(branch, { args: {}, opts: {} });
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
     const up = await stack.up({ replace: ["db"] });
     expect(up.error?.message).toContain(`cannot create a primary compute on branch ${branch}`);
@@ -88,7 +88,7 @@ describe("a primary replaced by the engine", () => {
   it("up --replace with deleteBeforeReplace deletes the old primary first, then creates the new one", async () => {
     const branch = world.branches.dev;
     const stack = stackOf(branch, { args: {}, opts: { deleteBeforeReplace: true } });
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
     const up = ok(await stack.up({ replace: ["db"] }));
     expect(ops(up)).toEqual(["create-replacement db", "delete-replaced db", "replace db"]);
@@ -102,14 +102,14 @@ describe("a primary replaced by the engine", () => {
     const branch = world.branches.dev;
     const declared: Declared = { args: {}, opts: { replacementTrigger: "v1" } };
     const stack = stackOf(branch, declared);
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
     declared.opts = { replacementTrigger: "v2" };
     const up = await stack.up();
     expect(up.error?.message).toContain("deleteBeforeReplace: true");
     expect(await computesOn(branch)).toEqual([old]);
     declared.opts = { replacementTrigger: "v2", deleteBeforeReplace: true };
-    ok(await stack.up());
+    ok(await stack.up({ skipPreview: true }));
     expect(String(outputs(stack).id)).not.toBe(old);
     ok(await stack.destroy());
   });
