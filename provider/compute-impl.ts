@@ -31,9 +31,20 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   const failures = checkComputeInputs(news);
   if (failures.length === 0) {
     checked.add(stableJson(news));
-    for (const warning of adoptionWarnings(olds, news)) warn(warning);
+    for (const warning of [...adoptionWarnings(olds, news), ...deprecationWarnings(news)]) warn(warning);
   }
   return { inputs: news, failures };
+}
+
+/** Deprecated inputs in use (api.md, Pooler fields: removed by the service on 2026-06-20). */
+function deprecationWarnings(news: Props): string[] {
+  const used = ["poolerEnabled", "poolerMode"].filter((p) => news[p] !== undefined);
+  if (used.length === 0) return [];
+  return [
+    `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +
+      `deprecated: Neon removed the pooler settings from its API (2026-06-20); pooling is always on through the ` +
+      `pooled host (the poolerHost output). Remove ${used.length > 1 ? "them" : "it"} from the program.`,
+  ];
 }
 
 /** Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop. */

@@ -39,6 +39,13 @@ const OUTPUT_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ["computeReleaseVersion", "compute_release_version"],
 ];
 
+/**
+ * Deprecated fields the service may no longer report (api.md, Pooler fields: removal scheduled for 2026-06-20). When
+ * the record lacks one, the output keeps what the program asked for, so that the next diff has something to compare
+ * with instead of seeing a change on every `up`.
+ */
+const DEPRECATED_FIELDS = ["poolerEnabled", "poolerMode"];
+
 /** Inputs the provider keeps in outputs as given (the service knows nothing of them). */
 const CARRIED_INPUTS = ["restartTriggers", "resourceName", "ownerTag", "adoptId"];
 
@@ -85,6 +92,8 @@ export function toOutputs(endpoint: ApiEndpoint, inputs: Props): Props {
   outputs.poolerHost = poolerHost(endpoint.id, endpoint.host);
   outputs.maxConnections = maxConnectionsFor(Number(endpoint.autoscaling_limit_min_cu));
   for (const name of [...CARRIED_INPUTS, ...RECORDS]) if (inputs[name] !== undefined) outputs[name] = inputs[name];
+  for (const name of DEPRECATED_FIELDS)
+    if (outputs[name] === undefined && inputs[name] !== undefined) outputs[name] = inputs[name];
   return outputs;
 }
 

@@ -1,5 +1,6 @@
 /**
- * PATCH of a compute, and the explanation of the one conflict users hit: a branch holds one primary.
+ * PATCH of a compute, and the explanation of what users hit when moving one: a branch holds one primary, and
+ * `branch_id` in an update is deprecated (OpenAPI: "will be removed in a future release").
  */
 import type { Operation } from "../sdk";
 import { ApiEndpoint, toPatchBody } from "./compute-mapping";
@@ -24,12 +25,25 @@ export async function patchCompute(
     const { endpoint, operations } = await client().endpoints.update(projectId, id, body);
     return { endpoint: endpoint as ApiEndpoint, operations };
   } catch (error) {
-    if (errorKind(error) === "conflict" && body.endpoint.branch_id) {
-      const message = await describeBranchConflict(projectId, String(body.endpoint.branch_id), { movingId: id });
+    const branchId = body.endpoint.branch_id;
+    if (errorKind(error) === "conflict" && branchId) {
+      const message = await describeBranchConflict(projectId, String(branchId), { movingId: id });
       throw new Error(message, { cause: error });
     }
+    if (errorKind(error) === "validation" && branchId)
+      throw new Error(moveRefused(id, String(branchId), error), { cause: error });
     throw error;
   }
+}
+
+/** A move the service refused: branch_id in an update is deprecated, so a replacement is the way to move. */
+function moveRefused(id: string, branchId: string, error: unknown): string {
+  return (
+    `the service refused to move compute ${id} to branch ${branchId} (${(error as Error).message}). Moving a compute ` +
+    `with an update (branch_id) is deprecated by Neon; replace it instead: give the resource the option ` +
+    `replacementTrigger set to its branchId, so that a new branch means a new compute there (created first, then ` +
+    `the old one deleted; for a primary also deleteBeforeReplace: true)`
+  );
 }
 
 /** What was being done when a branch's one primary was in the way. */

@@ -12,7 +12,11 @@ import * as pulumi from "@pulumi/pulumi";
 export interface ComputeArgs {
   /** Project of the compute. Changing it replaces the compute. */
   projectId: pulumi.Input<string>;
-  /** Branch the compute serves. Changing it moves the compute (one PATCH, no replacement). */
+  /**
+   * Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's
+   * connections drop. The API's `branch_id` in an update is deprecated ("will be removed in a future release"): if
+   * the service refuses a move, replace the compute instead (a new one on the target branch).
+   */
   branchId: pulumi.Input<string>;
   /** `read_write` (primary, the default; one per branch) or `read_only` (read replica). Changing it replaces the compute. */
   type?: pulumi.Input<"read_write" | "read_only">;
@@ -24,9 +28,17 @@ export interface ComputeArgs {
   suspendTimeoutSeconds?: pulumi.Input<number>;
   /** Postgres settings (string values). */
   pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Whether pooled connections are on. */
+  /**
+   * Whether pooled connections are on.
+   * @deprecated Neon removed `pooler_enabled` from its API (scheduled for 2026-06-20): pooling is always available
+   * through the pooled host (`poolerHost`). The value is still sent, and ignored by a service that dropped it.
+   */
   poolerEnabled?: pulumi.Input<boolean>;
-  /** Pooling mode: `transaction`. */
+  /**
+   * Pooling mode: `transaction`.
+   * @deprecated Neon removed `pooler_mode` from its API (scheduled for 2026-06-20); PgBouncer runs in transaction
+   * mode. The value is still sent, and ignored by a service that dropped it.
+   */
   poolerMode?: pulumi.Input<"transaction">;
   /** A disabled compute refuses connections. */
   disabled?: pulumi.Input<boolean>;
