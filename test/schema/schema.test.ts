@@ -12,6 +12,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "../../provider";
+import { CONFIG_KEYS } from "../../sdk";
 import { REPO_ROOT } from "../plugin/world";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -192,14 +193,16 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expectEveryDescribed(schema.config.variables);
   });
 
-  it("the config variables are what sdk/config.ts reads, with its environment fallbacks and default URL", () => {
-    const text = fs.readFileSync(path.join(REPO_ROOT, "sdk/config.ts"), "utf8");
-    const keys = [...text.matchAll(/fromPulumi\(pulumiConfig, "(\w+)"\)/g)].map((m) => m[1]);
-    const envs = [...text.matchAll(/env\.(NEON_\w+)/g)].map((m) => m[1]);
+  it("the config variables are the keys the provider reads (CONFIG_KEYS), with their environment fallbacks", () => {
     const variables = schema.config.variables;
-    expect(Object.keys(variables).sort()).toEqual([...keys].sort());
-    expect(keys.map((k) => variables[k].defaultInfo.environment[0])).toEqual(envs);
-    expect(text).toContain(`DEFAULT_API_URL = "${variables.apiUrl.default}"`);
+    const names = Object.values(CONFIG_KEYS).map((key) => key.replace(/^neon:/, ""));
+    expect(Object.keys(variables).sort()).toEqual([...names].sort());
+    const sources = ["sdk/config.ts", "provider/runtime.ts"].map((f) =>
+      fs.readFileSync(path.join(REPO_ROOT, f), "utf8"),
+    );
+    const envs = new Set(sources.flatMap((text) => [...text.matchAll(/env\.(NEON_\w+)/g)].map((m) => m[1])));
+    for (const name of names) expect(envs).toContain(variables[name].defaultInfo.environment[0]);
+    expect(sources[0]).toContain(`DEFAULT_API_URL = "${variables.apiUrl.default}"`);
   });
 
   it("marks the secrets: the apiKey config and ApiKey.key, which the class registers as a secret output", async () => {
