@@ -2,28 +2,29 @@
  * One deployment: what the engine does for one command (or for the preview half of `up`), in a plugin process of its
  * own (pulumi/pulumi `pkg/engine/deployment.go` newDeployment: a new plugin context per deployment, closed at its end).
  *
- * - update / preview (`pkg/resource/deploy/deployment_executor.go` Execute): the program runs; each registration is
- *   checked and diffed one at a time, its steps run in parallel; then the deletes, scheduled in antichains.
- * - refresh (RefreshOnly): Read of every resource in state, then the refresh diff.
+ * - update / preview (`pkg/resource/deploy/deployment_executor.go` Execute): the replace targets are checked, the
+ *   program runs (registrations.ts), then the deletes (deletes.ts).
+ * - refresh (RefreshOnly): Read of every resource in state, then the refresh diff (refresh.ts).
  * - destroy: every resource deleted, dependents first; with `runProgram`, the program's registrations first bring the
  *   provider's configuration up to date (destroyMode).
- * The default provider is configured with the current stack configuration when the program runs, and with the
- * configuration saved in state (its inputs) when it does not (refresh, destroy: `Deployment.EnsureProvider`).
+ * The plugin is configured with the current stack configuration when the default provider was registered in this
+ * deployment, and otherwise with the configuration saved in state (`Deployment.EnsureProvider` loads a provider from
+ * its old state: registry.go Same), e.g. for a refresh, a destroy, or an update whose program declares nothing left.
  */
-import { randomUUID } from "crypto";
+import { DeleteProtectedError, runDeletes } from "./deletes";
 import { Diagnostics } from "./diagnostics";
-import { defaultParallel, Pool, scheduleDeletes } from "./executor";
-import { Goal } from "./goal";
+import { defaultParallel, Pool } from "./executor";
 import { Plugin } from "./plugin";
-import { Program, Registered, runProgram } from "./program";
+import { Program } from "./program";
 import { ProviderHost } from "./provider";
 import { readAll } from "./refresh";
+import { Registrations } from "./registrations";
 import { SnapshotManager } from "./snapshot";
 import { ResourceState, Snapshot } from "./state";
-import { CheckFailedError, Step, StepGenerator } from "./step-generator";
+import { Step, StepGenerator } from "./step-generator";
 import { applyStep, recordOf, StepRecord } from "./steps";
-import { defaultProviderUrn, makeUrn, NODEJS_DYNAMIC_PACKAGE, ROOT_STACK_TYPE, typeOf } from "./urn";
-import { deepEquals, isSecret, Props, UNKNOWN } from "./values";
+import { defaultProviderUrn } from "./urn";
+import { Props } from "./values";
 import { StackConfig } from "./config";
 
 export interface DeploymentOptions {
@@ -59,18 +60,15 @@ export class Deployment {
   private readonly snapshot: SnapshotManager;
   private readonly provider: ProviderHost;
   private readonly pool: Pool;
+  private registrations?: Registrations;
   private error?: Error;
-  private interrupted = false;
-  private outputs: Props = {};
-  private providerRef?: Promise<string>;
+  private wasInterrupted = false;
 
   constructor(private readonly options: DeploymentOptions) {
     this.prev = structuredClone(options.prev);
     this.snapshot = new SnapshotManager(this.prev);
     this.pool = new Pool(options.parallel ?? defaultParallel());
-    const programRuns = options.kind === "update" || options.program !== undefined;
-    const config = programRuns ? options.config.providerInputs() : (this.oldProvider()?.inputs ?? {});
-    this.provider = new ProviderHost({ start: options.startPlugin, config });
+    this.provider = new ProviderHost({ start: options.startPlugin, config: () => this.providerConfig() });
   }
 
   async run(): Promise<DeploymentResult> {
@@ -86,21 +84,27 @@ export class Deployment {
     return {
       steps: this.steps,
       diagnostics: this.diagnostics,
-      outputs: this.outputs,
+      outputs: this.registrations?.outputs ?? {},
       snapshot: this.snapshot.snapshot(),
-      error: this.interrupted ? undefined : this.error,
-      interrupted: this.interrupted,
+      error: this.wasInterrupted ? undefined : this.error,
+      interrupted: this.wasInterrupted,
     };
   }
 
   /** The CLI stops dead: nothing more is recorded, the plugin is killed (an interrupted `pulumi up`). */
   async interrupt(): Promise<void> {
-    this.interrupted = true;
+    this.wasInterrupted = true;
     this.snapshot.freeze();
     await this.provider.kill();
   }
 
+  private providerConfig(): Props {
+    if (this.registrations?.providerRegistered) return this.options.config.providerInputs();
+    return this.oldProvider()?.inputs ?? this.options.config.providerInputs();
+  }
+
   private async deploy(): Promise<void> {
+    this.checkTargets();
     if (!this.options.preview && this.prev.pendingOperations.length > 0) this.warnPendingOperations();
     const generator = new StepGenerator({
       stack: this.options.stack,
@@ -112,7 +116,10 @@ export class Deployment {
       diagnostics: this.diagnostics,
       mode: this.options.kind === "destroy" ? "destroy" : "update",
     });
-    if (this.options.program) await this.runProgram(generator, this.options.program);
+    if (this.options.program) {
+      this.registrations = new Registrations(this.host(), generator);
+      await this.registrations.run(this.options.program);
+    }
     // An error reported while a preview went on (a protected replacement) fails it at the end (sg.Errored()).
     const reported = this.diagnostics.list.find((d) => d.severity === "error");
     if (reported) this.fail(new Error(reported.message));
@@ -120,47 +127,61 @@ export class Deployment {
     const deletes = generator.generateDeletes(this.prev.resources);
     // GenerateDeletes loads the provider of every resource it deletes (EnsureProvider), in a preview too.
     if (deletes.some((step) => "old" in step && step.old.custom && step.old.provider)) await this.provider.ensure();
-    for (const antichain of scheduleDeletes(deletes)) {
-      await Promise.all(antichain.map((step) => this.pool.run(() => this.execute([step]))));
-      if (this.cancelled()) return;
-    }
+    const refused = await runDeletes(deletes, {
+      run: (step) => this.pool.run(() => this.execute([step])),
+      cancelled: () => this.cancelled(),
+    });
+    if (refused.length > 0) this.fail(refused[0]);
   }
 
-  private async runProgram(generator: StepGenerator, program: Program): Promise<void> {
-    let generating: Promise<unknown> = Promise.resolve();
-    const register = async (goal: Goal): Promise<Registered> => {
-      const urn = makeUrn(this.options.stack, this.options.project, goal.parent, goal.type, goal.name);
-      // After a failure the engine stops taking registrations. It shuts the monitor down (the SDK then ends the
-      // program); here the program is told "skipped" and ends on its own. No step runs either way.
-      if (this.cancelled()) return { urn, id: "", outputs: {}, result: "skip" };
-      let steps: Step[] = [];
-      try {
-        if (goal.custom) generator.providerRef = await this.ensureProvider(generator);
-        // Check and Diff of one registration at a time (the step generator is a single loop).
-        const generated = generating.then(() => this.generate(generator, goal));
-        generating = generated.catch(() => undefined);
-        steps = (await generated).steps;
-        await this.pool.run(() => this.execute(steps));
-        return { ...this.registered(urn, steps), result: "success" };
-      } catch {
-        return { ...this.registered(urn, steps), result: this.interrupted ? "skip" : "fail" };
-      }
-    };
-    // RegisterResourceOutputs: a component's outputs (the stack's are the program's exports).
-    const registerOutputs = (urn: string, outputs: Props) => {
-      if (typeOf(urn) === ROOT_STACK_TYPE) this.outputs = outputs;
-      if (!this.options.preview) this.snapshot.setOutputs(urn, outputs);
-    };
-    const { config, secretKeys } = this.options.config.forProgram();
-    await runProgram(program, {
-      project: this.options.project,
+  /** checkTargets(ReplaceTargets): a target that is neither in state nor registrable fails the command first. */
+  private checkTargets(): void {
+    const known = new Set(this.prev.resources.map((state) => state.urn));
+    const missing = [...(this.options.replaceTargets ?? [])].filter((urn) => !known.has(urn));
+    if (missing.length === 0) return;
+    for (const urn of missing) this.diagnostics.error(`Target '${urn}' could not be found in the stack.`);
+    throw new Error("one or more targets could not be found in the stack");
+  }
+
+  private host() {
+    return {
       stack: this.options.stack,
+      project: this.options.project,
       preview: this.options.preview,
-      config,
-      secretKeys,
-      register,
-      registerOutputs,
-    }).catch((error) => this.fail(error));
+      destroyMode: this.options.kind === "destroy",
+      config: this.options.config,
+      snapshot: this.snapshot,
+      diagnostics: this.diagnostics,
+      oldProvider: () => this.oldProvider(),
+      execute: (steps: Step[]) => this.pool.run(() => this.execute(steps)),
+      record: (step: StepRecord) => this.record(step),
+      cancelled: () => this.cancelled(),
+      interrupted: () => this.wasInterrupted,
+      fail: (error: unknown) => this.fail(error),
+    };
+  }
+
+  /**
+   * Runs a chain of steps. Before each step the chain stops if the deployment was cancelled (executeChain checks
+   * its context before every step): a delete-before-replace whose delete ran stays pending replacement. A step that
+   * fails fails the deployment (no --continue-on-error), except a protected delete (deletes.ts).
+   */
+  private async execute(steps: Step[]): Promise<void> {
+    for (const step of steps) {
+      if (this.cancelled()) throw new Error("the deployment was cancelled after an earlier error");
+      const record = recordOf(step);
+      try {
+        await applyStep(step, { preview: this.options.preview, provider: this.provider, snapshot: this.snapshot });
+        if (!this.wasInterrupted) this.record(record);
+      } catch (error) {
+        if (this.wasInterrupted) throw error;
+        record.error = error instanceof Error ? error.message : String(error);
+        this.record(record);
+        this.diagnostics.error(record.error, record.urn);
+        if (!(error instanceof DeleteProtectedError)) this.fail(error);
+        throw error;
+      }
+    }
   }
 
   private record(step: StepRecord): void {
@@ -169,73 +190,7 @@ export class Deployment {
   }
 
   private cancelled(): boolean {
-    return this.error !== undefined || this.interrupted;
-  }
-
-  private async generate(generator: StepGenerator, goal: Goal) {
-    if (this.cancelled()) throw new Error("the deployment was cancelled after an earlier error");
-    try {
-      return await generator.generate(goal);
-    } catch (error) {
-      if (error instanceof CheckFailedError) this.reportCheckFailures(error, goal);
-      this.fail(error);
-      throw error;
-    }
-  }
-
-  /** Runs a chain of steps; a step that fails fails the deployment (no --continue-on-error). */
-  private async execute(steps: Step[]): Promise<void> {
-    if (this.cancelled()) throw new Error("the deployment was cancelled after an earlier error");
-    for (const step of steps) {
-      const record = recordOf(step);
-      try {
-        await applyStep(step, { preview: this.options.preview, provider: this.provider, snapshot: this.snapshot });
-        if (!this.interrupted) this.record(record);
-      } catch (error) {
-        if (this.interrupted) throw error;
-        record.error = error instanceof Error ? error.message : String(error);
-        this.record(record);
-        this.diagnostics.error(record.error, record.urn);
-        this.fail(error);
-        throw error;
-      }
-    }
-  }
-
-  /** What the program gets back for a registration (RegisterResourceResponse: the new state's id and outputs). */
-  private registered(urn: string, steps: Step[]): Omit<Registered, "result"> {
-    const last = steps[steps.length - 1];
-    const state = last && "new" in last ? last.new : undefined;
-    return { urn, id: state?.id ?? "", outputs: state?.outputs ?? {} };
-  }
-
-  /**
-   * The default provider of `pulumi-nodejs`, registered on first use with the whole stack configuration
-   * (target.go GetPackageConfig: every namespace for a dynamic provider). Unchanged inputs make a same step, changed
-   * ones an update (DiffConfig is unimplemented, so the engine compares inputs and never replaces: provider_plugin.go
-   * DiffConfig); it keeps its id, so resources keep their provider reference.
-   */
-  private ensureProvider(generator: StepGenerator): Promise<string> {
-    this.providerRef ??= (async () => {
-      const urn = defaultProviderUrn(this.options.stack, this.options.project);
-      const old = this.oldProvider();
-      const inputs = this.options.config.providerInputs();
-      const id = old?.id ?? (this.options.preview ? UNKNOWN : randomUUID());
-      const state = providerState(urn, id, inputs);
-      generator.urns.add(urn);
-      generator.operatedOn.add(urn);
-      // destroyMode: a provider is brought up to date like any registration, and deleted with the rest.
-      if (this.options.kind === "destroy") generator.toDelete.push(state);
-      const step: Step = !old
-        ? { kind: "create", new: state }
-        : deepEquals(old.outputs, inputs)
-          ? { kind: "same", old, new: state }
-          : { kind: "update", old, new: state, diffs: [] };
-      if (step.kind !== "same") this.record(recordOf(step));
-      if (!this.options.preview) this.snapshot.produce(state, old);
-      return `${urn}::${id}`;
-    })();
-    return this.providerRef;
+    return this.error !== undefined || this.wasInterrupted;
   }
 
   private oldProvider(): ResourceState | undefined {
@@ -254,9 +209,10 @@ export class Deployment {
         this.fail(error);
       },
     });
-    if (!this.interrupted) for (const record of records) this.record(record);
+    if (!this.wasInterrupted) for (const record of records) this.record(record);
   }
 
+  /** deployment_executor.go printPendingOperationsWarning. */
   private warnPendingOperations(): void {
     const lines = this.prev.pendingOperations.map((op) => `  * ${op.resource.urn}, interrupted while ${op.type}`);
     this.diagnostics.warning(
@@ -267,37 +223,7 @@ export class Deployment {
     );
   }
 
-  /** issueCheckFailures: `<type> resource '<name>': property <p> value {<v>} has a problem: <reason>`. */
-  private reportCheckFailures(error: CheckFailedError, goal: Goal): void {
-    for (const failure of error.failures) {
-      const value = goal.inputs[failure.property];
-      const shown = isSecret(value) ? "[secret]" : (JSON.stringify(value) ?? "<nil>");
-      this.diagnostics.error(
-        `${goal.type} resource '${goal.name}': property ${failure.property} value {${shown}} has a problem: ${failure.reason}`,
-        error.urn,
-      );
-    }
-  }
-
   private fail(error: unknown): void {
     this.error ??= error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function providerState(urn: string, id: string, inputs: Props): ResourceState {
-  return {
-    urn,
-    type: `pulumi:providers:${NODEJS_DYNAMIC_PACKAGE}`,
-    custom: true,
-    id,
-    inputs,
-    outputs: inputs,
-    dependencies: [],
-    propertyDependencies: {},
-    protect: false,
-    retainOnDelete: false,
-    additionalSecretOutputs: [],
-    ignoreChanges: [],
-    replaceOnChanges: [],
-  };
 }

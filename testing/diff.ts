@@ -7,7 +7,7 @@
  * - the input comparison of `diffResource` for DIFF_UNKNOWN (PropertyMap.Diff: top-level keys, `__provider` included).
  * Property paths follow resource.ParsePropertyPath: `a.b`, `a[0]`, `a["b.c"]`, `*`.
  */
-import { deepEquals, isObject, Props, Value } from "./values";
+import { deepEquals, isObject, isSecret, Props, secret, Value } from "./values";
 
 type Segment = string | number;
 
@@ -37,31 +37,96 @@ export function parsePath(path: string): Segment[] | undefined {
   return segments.length > 0 ? segments : undefined;
 }
 
-/** processIgnoreChanges: `inputs` with every ignored path reset to its old value (or removed when it had none). */
+/**
+ * processIgnoreChanges: `inputs` with every ignored path reset to its old value, by PropertyPath.Reset; `invalid`
+ * lists the paths that could not be reset (the engine reports them: "cannot ignore changes in added or removed
+ * elements of the path").
+ */
 export function processIgnoreChanges(inputs: Props, oldInputs: Props, ignoreChanges: readonly string[]): Props {
+  return ignoreChangesWithReport(inputs, oldInputs, ignoreChanges).inputs;
+}
+
+export function ignoreChangesWithReport(inputs: Props, oldInputs: Props, ignoreChanges: readonly string[]) {
   const result = structuredClone(inputs);
+  const invalid: string[] = [];
   for (const path of ignoreChanges) {
     const segments = parsePath(path);
-    if (segments) resetPath(result, oldInputs, segments);
+    if (segments && !reset(segments, oldInputs, result, false, false)) invalid.push(path);
   }
-  return result;
+  return { inputs: result, invalid };
 }
 
-type Container = Record<string | number, Value>;
-
-/** PropertyPath.Reset: copies the old value at `segments` into `target` (a wildcard expands over the old value). */
-function resetPath(target: Value, old: Value, segments: Segment[]): void {
-  if (!isContainer(target) || !isContainer(old)) return;
-  const [head, ...rest] = segments;
-  for (const key of head === "*" ? Object.keys(old) : [head]) {
-    if (rest.length > 0) resetPath(target[key], old[key], rest);
-    else if (old[key] === undefined) delete target[key];
-    else target[key] = structuredClone(old[key]);
+/**
+ * PropertyPath.reset (sdk/go/common/resource/properties_path.go): secrets are looked through at every level (a reset
+ * value from a secret context into a plain one is made secret), a leaf `*` copies every key of the old object and
+ * removes the new keys the old did not have, and no array index is created or removed.
+ */
+function reset(path: Segment[], oldValue: Value, newValue: Value, oldSecret: boolean, newSecret: boolean): boolean {
+  if (path.length === 0) return false;
+  const old = reveal1(oldValue);
+  const neu = reveal1(newValue);
+  const [oldIsSecret, newIsSecret] = [oldSecret || old !== oldValue, newSecret || neu !== newValue];
+  const carry = (v: Value) => (oldIsSecret && !newIsSecret ? secret(v) : v);
+  const [key, ...rest] = path;
+  if (typeof key === "number") return resetIndex(key, rest, old, neu, carry, [oldIsSecret, newIsSecret]);
+  if (key === "*") return resetAll(rest, old, neu, carry, [oldIsSecret, newIsSecret]);
+  if (rest.length === 0) {
+    if (isObject(old) && key in old) {
+      if (!isObject(neu)) return false;
+      neu[key] = carry(old[key]);
+    } else if (isObject(neu)) delete neu[key];
+    return true;
   }
+  if (!isObject(old) || !isObject(neu)) return !isObject(old) && !isObject(neu);
+  const [hasOld, hasNew] = [key in old, key in neu];
+  if (hasOld && !hasNew) return false;
+  if (!hasOld && !hasNew) return true;
+  return reset(rest, old[key], neu[key], oldIsSecret, newIsSecret);
 }
 
-function isContainer(value: Value): value is Container {
-  return isObject(value) || Array.isArray(value);
+type Carry = (v: Value) => Value;
+
+function resetIndex(key: number, rest: Segment[], old: Value, neu: Value, carry: Carry, secrets: boolean[]): boolean {
+  // Neither an array: nothing to reset there; only one of them: a path error.
+  if (!Array.isArray(old) || !Array.isArray(neu)) return !Array.isArray(old) && !Array.isArray(neu);
+  if (rest.length === 0) {
+    if (key >= old.length && key >= neu.length) return true;
+    if (key >= old.length || key >= neu.length) return false;
+    neu[key] = carry(old[key]);
+    return true;
+  }
+  if (key >= old.length || key >= neu.length) return false;
+  return reset(rest, old[key], neu[key], secrets[0], secrets[1]);
+}
+
+function resetAll(rest: Segment[], old: Value, neu: Value, carry: Carry, secrets: boolean[]): boolean {
+  if (rest.length === 0) {
+    if (isObject(neu)) {
+      if (isObject(old)) {
+        for (const k of Object.keys(old)) neu[k] = carry(old[k]);
+        for (const k of Object.keys(neu)) if (!(k in old)) delete neu[k];
+      }
+      return true;
+    }
+    if (!Array.isArray(neu)) return false;
+    if (!Array.isArray(old)) return true;
+    for (let i = 0; i < old.length && i < neu.length; i++) neu[i] = carry(old[i]);
+    return old.length === neu.length;
+  }
+  if (isObject(old) && isObject(neu)) {
+    return Object.keys(old).every((k) => k in neu && reset(rest, old[k], neu[k], secrets[0], secrets[1]));
+  }
+  if (Array.isArray(old) && Array.isArray(neu)) {
+    for (let i = 0; i < old.length && i < neu.length; i++)
+      if (!reset(rest, old[i], neu[i], secrets[0], secrets[1])) return false;
+    return old.length === neu.length;
+  }
+  return false;
+}
+
+/** unwrapSecrets: the value inside any secret wrappers. */
+function reveal1(value: Value): Value {
+  return isSecret(value) ? reveal1(value.value) : value;
 }
 
 /** PropertyPath.Contains: `path` is a prefix of `other`, `*` matching any one segment. */
@@ -99,6 +164,21 @@ export function applyReplaceOnChanges<D extends DiffLike>(
     changes = "some";
   }
   return { ...diff, changes, replaceKeys: [...replaceKeys] };
+}
+
+/**
+ * diffResource's handling of a provider's answer: DIFF_UNKNOWN (no `changes`) becomes the engine's own comparison of
+ * the inputs (ignoreChanges applied, `__provider` included), with the changed keys it found.
+ */
+export function resolveUnknownDiff<D extends DiffLike>(
+  answer: D,
+  oldInputs: Props,
+  newInputs: Props,
+  ignoreChanges: readonly string[],
+): D {
+  if (answer.changes !== "unknown") return answer;
+  const changedKeys = inputDiff(oldInputs, processIgnoreChanges(newInputs, oldInputs, ignoreChanges), true);
+  return { ...answer, changes: changedKeys.length > 0 ? "some" : "none", changedKeys };
 }
 
 /**

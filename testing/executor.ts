@@ -10,9 +10,10 @@ import { cpus } from "os";
 import { ResourceState } from "./state";
 import { dependenciesOf, Step } from "./step-generator";
 
-/** `--parallel`'s default: 4 × the CPUs the CLI's process may use (runtime.GOMAXPROCS(0) * 4). */
-export function defaultParallel(): number {
-  return cpus().length * 4;
+/** `--parallel`'s default: PULUMI_PARALLEL when set, else 4 × the CPUs (runtime.GOMAXPROCS(0) * 4). */
+export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = Number(env.PULUMI_PARALLEL);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : cpus().length * 4;
 }
 
 /** At most `limit` tasks at once, in submission order. */
@@ -56,7 +57,8 @@ export function scheduleDeletes(steps: Step[]): Step[][] {
   return antichains.reverse();
 }
 
-function dependencyUrns(state: ResourceState): string[] {
+/** A state's dependencies, its provider included (DependencyGraph's edges). */
+export function dependencyUrns(state: ResourceState): string[] {
   const provider = state.provider ? [state.provider.slice(0, state.provider.lastIndexOf("::"))] : [];
   return [...dependenciesOf(state), ...provider];
 }

@@ -50,6 +50,8 @@ export interface ProgramRun {
   register(goal: Goal): Promise<Registered>;
   /** The stack's outputs as the program registered them. */
   registerOutputs(urn: string, outputs: Props): void;
+  /** The program failed: told at once, so that nothing it registers afterwards counts (its stack outputs). */
+  failed(error: unknown): void;
 }
 
 const FEATURES: Record<string, boolean> = {
@@ -75,11 +77,39 @@ export function runProgram(program: Program, run: ProgramRun): Promise<void> {
   return result;
 }
 
+/**
+ * One program run. Its errors are the program's failure, as the language host reports them (sdk/nodejs/cmd/run/run.ts
+ * installs `uncaughtException` and `unhandledRejection` handlers): they fail the command. What the program function
+ * throws (or its promise rejects with) is caught around it; errors left unhandled elsewhere (in an `apply` callback)
+ * are caught by process handlers, except under jest, whose sandboxed `process` never hears of them: jest reports
+ * those itself.
+ */
 async function runAlone(program: Program, run: ProgramRun): Promise<void> {
   settings.setMockOptions(new EngineMonitor(run), run.project, run.stack, run.preview);
   runtimeConfig.setAllConfig(run.config, run.secretKeys);
-  await stackRuntime.runInPulumiStack(async () => program());
-  await settings.waitForRPCs();
+  const failures: unknown[] = [];
+  const onFailure = (error: unknown) => failures.push(error);
+  process.on("unhandledRejection", onFailure);
+  process.on("uncaughtException", onFailure);
+  try {
+    await stackRuntime.runInPulumiStack(async () => {
+      try {
+        return await program();
+      } catch (error) {
+        failures.push(error);
+        run.failed(error);
+        return undefined;
+      }
+    });
+    await settings.waitForRPCs();
+    await new Promise((resolve) => setImmediate(resolve)); // rejections are reported after the microtasks settle
+  } catch (error) {
+    failures.push(error);
+  } finally {
+    process.off("unhandledRejection", onFailure);
+    process.off("uncaughtException", onFailure);
+  }
+  if (failures.length > 0) throw failures[0];
 }
 
 /** The resource monitor's RPCs the Node.js SDK calls, answered in process (the shape of the SDK's MockMonitor). */

@@ -36,8 +36,8 @@ export class InitError extends Error {
 
 export interface ProviderHostOptions {
   start: () => Promise<Plugin>;
-  /** The default provider's inputs (the stack configuration, secrets marked). */
-  config: Props;
+  /** The default provider's inputs (the stack configuration, secrets marked), read when the plugin starts. */
+  config: () => Props;
 }
 
 export class ProviderHost {
@@ -53,7 +53,7 @@ export class ProviderHost {
   /** The plugin, started and configured on first use (the registry loads a provider when a resource needs it). */
   private async ready(): Promise<Plugin> {
     this.plugin ??= this.options.start().then(async (plugin) => {
-      await plugin.configure(this.options.config);
+      await plugin.configure(this.options.config());
       return plugin;
     });
     return this.plugin;
@@ -82,12 +82,14 @@ export class ProviderHost {
 
   async create(urn: string, inputs: Props, preview: boolean): Promise<{ id: string; outputs: Props }> {
     if (preview) return { id: "", outputs: inputs };
+    let created: { id: string; properties: Props };
     try {
-      const created = await (await this.ready()).create(urn, reveal(inputs));
-      return { id: created.id, outputs: annotateSecrets(created.properties, inputs) };
+      created = await (await this.ready()).create(urn, reveal(inputs));
     } catch (error) {
       throw asInitError(error, inputs);
     }
+    if (!created.id) throw new Error(`plugin returned empty resource.ID from create '${urn}'`);
+    return { id: created.id, outputs: annotateSecrets(created.properties, inputs) };
   }
 
   async update(urn: string, id: string, oldInputs: Props, oldOutputs: Props, news: Props, preview: boolean) {

@@ -6,8 +6,11 @@
  * - Read(id, inputs = old inputs, properties = old outputs); an empty id means the object is gone: it leaves state.
  * - The inputs a Read returns replace the stored ones (else they stay); outputs are re-marked secret as for any step.
  * - Then the refresh diff: Diff(old_inputs = refreshed inputs, olds = refreshed outputs, news = OLD inputs), the diff
- *   a no-change `up` right after would show, inverted; whatever the provider prints there shows during refresh.
+ *   a no-change `up` right after would show, inverted (through diffResource, so DIFF_UNKNOWN compares the inputs);
+ *   whatever the provider prints there shows during refresh.
+ * - The refreshed state takes the old one's place in the snapshot (rebuildBaseState keeps the order).
  */
+import { resolveUnknownDiff } from "./diff";
 import { Pool } from "./executor";
 import { ProviderHost } from "./provider";
 import { SnapshotManager } from "./snapshot";
@@ -50,8 +53,9 @@ async function refreshOne(old: ResourceState, ctx: RefreshContext): Promise<Step
   const state: ResourceState = { ...structuredClone(old), id: read.id, initErrors: undefined };
   state.inputs = read.inputs ?? old.inputs;
   state.outputs = markSecretOutputs(read.outputs, state.inputs, state.additionalSecretOutputs);
-  const diff = await ctx.provider.diff(state.urn, state.id, state.inputs, state.outputs, old.inputs);
-  if (!ctx.preview) ctx.snapshot.produce(state, old);
+  const answer = await ctx.provider.diff(state.urn, state.id, state.inputs, state.outputs, old.inputs);
+  const diff = resolveUnknownDiff(answer, state.inputs, old.inputs, old.ignoreChanges);
+  if (!ctx.preview) ctx.snapshot.replaceInPlace(old, state);
   return { ...recordOf(old), found: diff.changes === "none" ? "same" : "update" };
 }
 

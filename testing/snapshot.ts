@@ -14,6 +14,7 @@ export class SnapshotManager {
   private readonly done = new Set<ResourceState>();
   private readonly produced: ResourceState[] = [];
   private readonly pending = new Set<PendingOperation>();
+  private readonly inPlace = new Map<ResourceState, ResourceState>();
   private frozen?: Snapshot;
 
   constructor(private readonly base: Snapshot) {}
@@ -41,6 +42,14 @@ export class SnapshotManager {
     this.produced.push(state);
   }
 
+  /**
+   * A refresh's new state for `old`, in `old`'s place: a refresh keeps the snapshot's order, which is a topological
+   * sort the engine relies on (deployment_executor.go rebuildBaseState; snapshot.go elides refresh steps).
+   */
+  replaceInPlace(old: ResourceState, state: ResourceState): void {
+    this.inPlace.set(old, state);
+  }
+
   /** `old` leaves the state (deleted, or dropped by a refresh that found it gone). */
   remove(old: ResourceState): void {
     this.done.add(old);
@@ -61,7 +70,9 @@ export class SnapshotManager {
 
   snapshot(): Snapshot {
     if (this.frozen) return this.frozen;
-    const kept = this.base.resources.filter((state) => !this.done.has(state));
+    const kept = this.base.resources
+      .filter((state) => !this.done.has(state))
+      .map((state) => this.inPlace.get(state) ?? state);
     const carried = this.base.pendingOperations.filter((operation) => operation.type === "creating");
     return {
       resources: [...this.produced, ...kept].map((state) => structuredClone(state)),

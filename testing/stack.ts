@@ -130,6 +130,13 @@ export class LocalStack {
     return matches[0].urn;
   }
 
+  /** A `--replace` target: a URN as given, or the URN of the one resource of that name (else as given: not found). */
+  private targetUrn(target: string): string {
+    if (target.startsWith("urn:")) return target;
+    const matches = this.snapshot.resources.filter((state) => nameOf(state.urn) === target && !state.delete);
+    return matches.length === 1 ? matches[0].urn : target;
+  }
+
   private async withPreview(command: Command, kind: "update" | "refresh" | "destroy", options: CommandOptions) {
     return this.command(command, async () => {
       if (options.skipPreview) return { last: await this.deploy(command, kind, false, options) };
@@ -159,9 +166,7 @@ export class LocalStack {
         Plugin.start({ cwd: this.options.cwd ?? process.cwd(), project: this.project, env: this.options.env }),
       parallel: this.options.parallel,
       onStep: this.options.onStep && ((step) => this.options.onStep?.(step, { command, preview })),
-      replaceTargets: new Set(
-        (options.replace ?? []).map((target) => (target.startsWith("urn:") ? target : this.urnOf(target))),
-      ),
+      replaceTargets: new Set((options.replace ?? []).map((target) => this.targetUrn(target))),
     });
     this.running = deployment;
     try {

@@ -5,7 +5,7 @@
  */
 import { aliasUrns, Goal } from "./goal";
 import { Diagnostics } from "./diagnostics";
-import { applyReplaceOnChanges, DiffLike, inputDiff, processIgnoreChanges } from "./diff";
+import { applyReplaceOnChanges, DiffLike, ignoreChangesWithReport, inputDiff, resolveUnknownDiff } from "./diff";
 import { ProviderHost } from "./provider";
 import { ResourceState } from "./state";
 import { makeUrn } from "./urn";
@@ -114,7 +114,7 @@ export class StepGenerator {
     const recreating = old !== undefined && this.deleted.has(urn);
     if (goal.custom) {
       const fresh = recreating || this.isTargetedReplace(urn) || !old;
-      const news = old ? processIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
+      const news = old ? this.ignoringChanges(urn, goal, old) : goal.inputs;
       state.inputs = await this.check(urn, fresh ? {} : (old as ResourceState).inputs, fresh ? goal.inputs : news);
     }
     // Case 1: deleted earlier as a dependent of a delete-before-replace; now seen again, so a replacement.
@@ -130,6 +130,16 @@ export class StepGenerator {
     // Case 3: an old state exists: same, update or replace, as the diff says. Case 4: a create.
     if (old) return this.stepsFromDiff(urn, goal, old, state);
     return [{ kind: "create", new: state }] satisfies Step[];
+  }
+
+  /** processIgnoreChanges, reporting the paths it could not reset. */
+  private ignoringChanges(urn: string, goal: Goal, old: ResourceState): Props {
+    const { inputs, invalid } = ignoreChangesWithReport(goal.inputs, old.inputs, goal.ignoreChanges);
+    if (invalid.length > 0) {
+      const paths = invalid.map((path) => JSON.stringify(path)).join(", ");
+      this.options.diagnostics.info(`cannot ignore changes in added or removed elements of the path: ${paths}`, urn);
+    }
+    return inputs;
   }
 
   /** Check(olds, news); failures make the registration invalid (issueCheckErrors, then a bail). */
@@ -177,10 +187,7 @@ export class StepGenerator {
       return { changes: deepEquals(old.inputs, state.inputs) ? "none" : "some", replaceKeys: [], changedKeys: [] };
     }
     const answer = await this.options.provider.diff(urn, old.id, old.inputs, old.outputs, state.inputs);
-    if (answer.changes !== "unknown") return answer;
-    const news = processIgnoreChanges(state.inputs, old.inputs, goal.ignoreChanges);
-    const changedKeys = inputDiff(old.inputs, news, true);
-    return { ...answer, changes: changedKeys.length > 0 ? "some" : "none", changedKeys };
+    return resolveUnknownDiff(answer, old.inputs, state.inputs, goal.ignoreChanges);
   }
 
   /** The replacement branch of continueStepsFromDiff. */
@@ -244,18 +251,10 @@ export class StepGenerator {
         inputs[key] = hit ? UNKNOWN : value;
       }
       if (!touched) continue;
-      const answer = await this.options.provider.diff(
-        dependent.urn,
-        dependent.id,
-        dependent.inputs,
-        dependent.outputs,
-        inputs,
-      );
-      const diff = applyReplaceOnChanges(
-        { ...answer, changes: answer.changes === "none" ? "none" : "some" },
-        dependent.replaceOnChanges,
-        false,
-      );
+      const { urn, id } = dependent;
+      const answer = await this.options.provider.diff(urn, id, dependent.inputs, dependent.outputs, inputs);
+      const resolved = resolveUnknownDiff(answer, dependent.inputs, inputs, dependent.ignoreChanges);
+      const diff = applyReplaceOnChanges(resolved, dependent.replaceOnChanges, false);
       if (diff.replaceKeys.length > 0) {
         found.push(dependent);
         replacing.add(dependent.urn);
@@ -264,15 +263,22 @@ export class StepGenerator {
     return found;
   }
 
-  /** The transitive dependents of `root` among the olds, in dependency order (DependencyGraph.DependingOn). */
+  /**
+   * The transitive dependents of `root` among the olds, in dependency order (DependencyGraph.DependingOn with
+   * includeChildren false: explicit and property dependencies and the provider count, a parent does not). The engine
+   * walks the snapshot in its topological order; this walks until nothing more is reached, whatever the order.
+   */
   private dependingOn(root: ResourceState): ResourceState[] {
     const result: ResourceState[] = [];
     const reached = new Set([root.urn]);
-    for (const candidate of this.options.olds) {
-      if (candidate === root || candidate.delete) continue;
-      if (dependenciesOf(candidate).some((urn) => reached.has(urn))) {
+    const candidates = this.options.olds.filter((candidate) => candidate !== root && !candidate.delete);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const candidate of candidates) {
+        if (reached.has(candidate.urn) || !edgesOf(candidate).some((urn) => reached.has(urn))) continue;
         reached.add(candidate.urn);
         result.push(candidate);
+        grew = true;
       }
     }
     return result;
@@ -287,9 +293,7 @@ export class StepGenerator {
       } else if (!this.isOperatedOn(old.urn)) {
         this.deleted.add(old.urn);
         // A resource deleted by a delete-before-replace whose create never came is only dropped (RemovePendingReplace).
-        steps.push(
-          old.pendingReplacement ? { kind: "delete-replaced", old, pendingReplace: false } : { kind: "delete", old },
-        );
+        steps.push(old.pendingReplacement ? { kind: "remove-pending-replace", old } : { kind: "delete", old });
       }
     }
     return steps;
@@ -299,6 +303,12 @@ export class StepGenerator {
   private isOperatedOn(urn: string): boolean {
     return this.operatedOn.has(this.aliased.get(urn) ?? urn);
   }
+}
+
+/** What a state depends on apart from its parent: explicit and property dependencies, and its provider. */
+function edgesOf(state: ResourceState): string[] {
+  const provider = state.provider ? [state.provider.slice(0, state.provider.lastIndexOf("::"))] : [];
+  return [...state.dependencies, ...Object.values(state.propertyDependencies).flat(), ...provider];
 }
 
 /** The parent, explicit and property dependencies of a state (resource.State.GetAllDependencies). */

@@ -3,6 +3,7 @@
  * UpdateStep, ReplaceStep, DeleteStep, RemovePendingReplaceStep, RefreshStep) and the secret marking the step
  * executor applies to a step's new state (step_executor.go continueExecuteStep).
  */
+import { DeleteProtectedError } from "./deletes";
 import { InitError, ProviderHost } from "./provider";
 import { SnapshotManager } from "./snapshot";
 import { ResourceState } from "./state";
@@ -121,7 +122,10 @@ async function update(old: ResourceState, state: ResourceState, ctx: StepContext
     if (!ctx.preview) ctx.snapshot.produce(state, old);
   } catch (error) {
     if (!(error instanceof InitError)) throw error;
+    // A partially failed update is stored with the OLD inputs and the new outputs (pkg/engine/update.go
+    // OnResourceStepPost: "should be old inputs and new outputs").
     state.outputs = markSecretOutputs(error.outputs, state.inputs, state.additionalSecretOutputs);
+    state.inputs = old.inputs;
     state.initErrors = error.reasons;
     if (!ctx.preview) ctx.snapshot.produce(state, old);
     throw error;
@@ -137,13 +141,7 @@ async function remove(
   replacing: boolean,
   pendingReplace: boolean,
 ): Promise<void> {
-  if (!replacing && old.protect) {
-    throw new Error(
-      `resource "${old.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the ` +
-        "`protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
-        `\`pulumi state unprotect '${old.urn}'\``,
-    );
-  }
+  if (!replacing && old.protect) throw new DeleteProtectedError(old.urn);
   if (ctx.preview) return;
   if (old.custom && !old.retainOnDelete && !isProvider(old)) {
     const operation = ctx.snapshot.begin("deleting", old);

@@ -104,3 +104,20 @@ export function canonical(value: Value): string {
 export function isObject(value: Value): value is Props {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * A value as Go's `%v` prints a PropertyValue's `V` (what PropertyValue.String() puts inside `{…}`): strings bare,
+ * `<nil>`, lists `[{a} {b}]`, maps `map[k:{v}]` with sorted keys, and a secret `&{{v}}`, its content included.
+ */
+export function goValue(value: Value): string {
+  if (isSecret(value)) return `&{{${goValue(value.value)}}}`;
+  if (value === undefined || value === null) return "<nil>";
+  if (Array.isArray(value)) return `[${value.map((v) => `{${goValue(v)}}`).join(" ")}]`;
+  if (isObject(value)) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${k}:{${goValue(value[k])}}`);
+    return `map[${entries.join(" ")}]`;
+  }
+  return String(value);
+}

@@ -112,7 +112,7 @@ describe("failures (step.go CreateStep/DeleteStep.Apply, deployment_executor.go)
       () => {
         new Recorder("first", { value: failing ? "a2" : "a", fail: failing ? "error" : undefined });
         if (!failing) new Recorder("removed", { value: "x" });
-        new Recorder("later", { value: "b", delayMs: 200 });
+        new Recorder("later", { value: failing ? "b2" : "b", delayMs: 200 });
       },
       { parallel: 1 },
     );
@@ -121,6 +121,8 @@ describe("failures (step.go CreateStep/DeleteStep.Apply, deployment_executor.go)
     const mark = recorded.mark();
     const up = await recorded.stack.up({ skipPreview: true });
     expect(up.error).toBeDefined();
+    // `later` changed too, but with one worker it would run after `first`, which failed: it never starts.
+    expect(recorded.callsOf("update", mark).map((c) => c.news.value)).toEqual(["a2"]);
     expect(recorded.callsOf("delete", mark)).toEqual([]);
     expect(stateOf("removed")).toBeDefined();
   });
@@ -131,16 +133,24 @@ describe("secrets (provider_plugin.go annotateSecrets, step_executor.go)", () =>
     recorded = recordedStack(() => {
       const r = new Recorder(
         "r",
-        { value: "plain", other: pulumi.secret("s3cr3t") },
+        {
+          value: "plain",
+          other: pulumi.secret("s3cr3t"),
+          nested: { inner: pulumi.secret("1nn3r"), open: "o" },
+        } as never,
         { additionalSecretOutputs: ["out"] },
       );
-      return { value: r.value, out: r.out, other: (r as unknown as { other: pulumi.Output<string> }).other };
+      const own = r as unknown as Record<string, pulumi.Output<unknown>>;
+      return { value: r.value, out: r.out, other: own.other, nested: own.nested };
     });
     const up = await recorded.stack.up();
-    const [create] = recorded.callsOf("create");
-    expect(create.inputs.other).toBe("s3cr3t"); // the plugin gets the plain value
-    // `other` is secret as its input was; `out` through additionalSecretOutputs; `value` stays plain.
-    expect(up.outputs).toEqual({ value: "plain", out: "[secret]", other: "[secret]" });
+    // The plugin gets plain values, in Check and in Create.
+    expect(recorded.callsOf("check")[0].news).toMatchObject({ other: "s3cr3t", nested: { inner: "1nn3r" } });
+    expect(recorded.callsOf("create")[0].inputs).toMatchObject({ other: "s3cr3t", nested: { inner: "1nn3r" } });
+    // `other` is secret as its input was; `nested` too (the SDK makes an input holding a secret a secret as a whole);
+    // `out` through additionalSecretOutputs; `value` stays plain.
+    expect(up.outputs).toEqual({ value: "plain", out: "[secret]", other: "[secret]", nested: "[secret]" });
+    expect(recorded.stack.exportState()).not.toContain("1nn3r");
     expect(recorded.stack.exportState()).not.toContain("s3cr3t");
     expect(recorded.stack.outputs({ showSecrets: true })).toMatchObject({ other: "s3cr3t", out: "out-plain" });
     await recorded.stack.refresh({ skipPreview: true });
@@ -237,7 +247,7 @@ describe("check failures (issueCheckFailures)", () => {
     const up = await recorded.stack.up();
     expect(up.error).toBeDefined();
     expect(up.diagnostics.map((d) => d.message)).toContain(
-      `${RECORDER} resource 'r': property value value {"a"} has a problem: is refused as asked`,
+      `${RECORDER} resource 'r': property value value {a} has a problem: is refused as asked`, // Go's {%v}
     );
     expect(recorded.callsOf("create")).toEqual([]);
   });

@@ -81,8 +81,13 @@ describe("configuration (target.go GetPackageConfig; provider_plugin.go NewProvi
   it("an up after a config change updates the stored configuration (the provider is updated, not replaced)", async () => {
     recorded = recordedStack(() => new Recorder("r", { value: "a" }).out, { config });
     await recorded.stack.up({ skipPreview: true });
+    const providerOf = () => recorded.stack.state.resources.find((r) => r.type === "pulumi:providers:pulumi-nodejs");
+    const resourceOf = () => recorded.stack.state.resources.find((r) => r.urn.endsWith("::r"));
+    const before = { provider: providerOf()?.id, ref: resourceOf()?.provider };
     recorded.stack.setConfig({ "neon:apiKey": { secret: "rotated-key" } });
     const up = await recorded.stack.up();
+    // Same provider id and reference: a replaced provider would replace every resource of it (providerChanged).
+    expect({ provider: providerOf()?.id, ref: resourceOf()?.provider }).toEqual(before);
     expect(up.steps.filter((s) => s.type === "pulumi:providers:pulumi-nodejs").map((s) => s.op)).toEqual(["update"]);
     expect(up.steps.find((s) => s.name === "r")?.op).toBe("same");
     const mark = recorded.mark();

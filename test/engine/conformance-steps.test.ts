@@ -5,7 +5,7 @@
  * pin the same behaviour, the test is named after theirs.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Group, Recorder, RecorderArgs } from "./recorder";
+import { Group, Recorder, RecorderArgs, RecorderUpgraded } from "./recorder";
 import { RECORDER, recordedStack, Recorded } from "./recorded";
 
 let recorded: Recorded;
@@ -87,6 +87,17 @@ describe("Diff, same and update (diffResource, SameStep, UpdateStep)", () => {
     declared.args = { value: "a", other: "new", diffMode: "unknown" };
     const changed = await recorded.stack.up();
     expect(opsOf(changed.steps)).toEqual(["update"]);
+  });
+
+  it("TestAutomaticDiff: a new __provider alone is a change when the provider gives no answer", async () => {
+    let upgraded = false;
+    recorded = recordedStack(() => {
+      const args: RecorderArgs = { value: "a", diffMode: "unknown" };
+      return (upgraded ? new RecorderUpgraded("r", args) : new Recorder("r", args)).out;
+    });
+    await recorded.stack.up({ skipPreview: true });
+    upgraded = true;
+    expect(opsOf((await recorded.stack.up({ skipPreview: true })).steps)).toEqual(["update"]);
   });
 });
 
@@ -172,6 +183,33 @@ describe("replacements (continueStepsFromDiff)", () => {
       { value: "a", __provider: expect.any(String) },
       {},
     ]);
+  });
+
+  it("TestReplacementTriggerWithSecret: a secret trigger compares by its value", async () => {
+    const declared = single({ value: "a" }, { replacementTrigger: pulumi.secret("t1") });
+    await recorded.stack.up({ skipPreview: true });
+    declared.opts = { replacementTrigger: pulumi.secret("t1") };
+    expect(opsOf((await recorded.stack.up({ skipPreview: true })).steps)).toEqual(["same"]);
+    declared.opts = { replacementTrigger: "t1" }; // the same value, no longer secret
+    expect(opsOf((await recorded.stack.up({ skipPreview: true })).steps)).toEqual(["same"]);
+    declared.opts = { replacementTrigger: pulumi.secret("t2") };
+    expect(opsOf((await recorded.stack.up({ skipPreview: true })).steps)).toEqual([
+      "create-replacement",
+      "replace",
+      "delete-replaced",
+    ]);
+  });
+
+  it("TestReplacementTriggerWithComputed: a trigger unknown in the preview shows a replacement", async () => {
+    let withTrigger = false;
+    recorded = recordedStack(() => {
+      const source = new Recorder("source", { value: withTrigger ? "s2" : "s1", diffMode: "replace" });
+      new Recorder("r", { value: "a" }, withTrigger ? { replacementTrigger: source.out } : { replacementTrigger: "x" });
+    });
+    await recorded.stack.up({ skipPreview: true });
+    withTrigger = true;
+    const preview = await recorded.stack.preview();
+    expect(opsOf(preview.steps)).toEqual(["create-replacement", "replace"]);
   });
 });
 

@@ -111,6 +111,19 @@ export class Recorder extends pulumi.dynamic.Resource {
   }
 }
 
+/**
+ * The same resource type with another provider object, so another `__provider` text (as after an upgrade of the
+ * provider's code): only the engine's own DIFF_UNKNOWN comparison sees that difference.
+ */
+export class RecorderUpgraded extends pulumi.dynamic.Resource {
+  declare readonly out: pulumi.Output<string>;
+
+  constructor(name: string, args: RecorderArgs, opts?: pulumi.CustomResourceOptions) {
+    const upgraded = { ...recorderProvider, release: 2 } as pulumi.dynamic.ResourceProvider;
+    super(upgraded, name, { out: undefined, ...args }, opts, "test", "Recorder");
+  }
+}
+
 /** A component to parent recorders under. */
 export class Group extends pulumi.ComponentResource {
   constructor(name: string, opts?: pulumi.ComponentResourceOptions) {

@@ -91,7 +91,7 @@ describe("ApiKey through the local engine", () => {
     const result = await up();
     keyName = "ci-deploy-2";
     expect(result.diagnostics.map((d) => d.message).join("\n")).toContain(
-      'property keyName value {"kkkk', // the engine's own line shows the value; the provider's reason does not
+      "property keyName value {kkkk", // the engine's own line shows the value (Go's {%v}); the provider's reason does not
     );
     expect(result.diagnostics.map((d) => d.message).join("\n")).toContain("must be 1 to 64 characters long (got 65)");
     expect(result.requests).toEqual([]);
