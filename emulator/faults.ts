@@ -1,10 +1,13 @@
 /**
  * Fault injection, deterministic from a seed: server errors, a reset before the response, a slow response,
- * the ambiguous write (applied, response lost), 423 and 429. Random faults come from a seeded PRNG; scripted
+ * the ambiguous write (applied, response lost), a 524 proxy timeout (applied, then 524: api.md "Transient
+ * errors": the outcome is unknown), 423 and 429. Random faults come from a seeded PRNG; scripted
  * rules target the next matching requests. Lets a client prove its retry and ambiguity handling.
  */
-export type FaultKind = "500" | "502" | "503" | "reset" | "slow" | "ambiguous" | "423" | "429";
-export const FAULT_KINDS: FaultKind[] = ["500", "502", "503", "reset", "slow", "ambiguous", "423", "429"];
+export type FaultKind = "500" | "502" | "503" | "524" | "reset" | "slow" | "ambiguous" | "423" | "429";
+export const FAULT_KINDS: FaultKind[] = ["500", "502", "503", "524", "reset", "slow", "ambiguous", "423", "429"];
+/** Random faults draw from these unless `kinds` is given (524 only when named, so seeded runs keep their draws). */
+export const DEFAULT_RANDOM_KINDS: FaultKind[] = FAULT_KINDS.filter((k) => k !== "524");
 
 export interface FaultOptions {
   seed?: number;
@@ -51,7 +54,7 @@ export class FaultInjector {
   constructor(options: FaultOptions = {}) {
     this.random = mulberry32(options.seed ?? 1);
     this.rate = options.rate ?? 0;
-    this.kinds = options.kinds && options.kinds.length ? options.kinds : FAULT_KINDS;
+    this.kinds = options.kinds && options.kinds.length ? options.kinds : DEFAULT_RANDOM_KINDS;
     this.slowMs = options.slowMs ?? 1500;
     for (const k of this.kinds) if (!FAULT_KINDS.includes(k)) throw new RangeError(`unknown fault kind ${k}`);
   }

@@ -64,9 +64,12 @@ function errorReply(err: unknown, requestId: string, log?: (line: string) => voi
   return { status: 500, body: { code: "", message: "internal server error", request_id: requestId } };
 }
 
-function injectedError(kind: string): ApiError {
+/** The body of a 524 fault: the proxy gave up waiting for the service, which may still have applied the write. */
+const PROXY_TIMEOUT = "a timeout occurred: the origin did not answer the proxy in time (524)";
+
+function injectedError(kind: string, retryAfter: boolean): ApiError {
   if (kind === "423") return new ApiError(423, LOCKED_MESSAGE);
-  if (kind === "429") return tooManyRequests(1);
+  if (kind === "429") return tooManyRequests(retryAfter ? 1 : undefined);
   return new ApiError(ERROR_STATUS[kind], kind === "503" ? "service unavailable" : "internal server error");
 }
 
@@ -174,20 +177,28 @@ class Exchange {
     const m = this.match;
     if (m.kind === "none") throw notFound(this.isApi ? "path" : "page");
     if (m.kind === "method") throw methodNotAllowed(m.allowed);
-    if (this.fault && this.fault.kind in ERROR_STATUS) throw injectedError(this.fault.kind);
+    const { retryAfter } = this.state.behaviours;
+    if (this.fault && this.fault.kind in ERROR_STATUS) throw injectedError(this.fault.kind, retryAfter);
     const body = parseJson(buf);
     const now = this.state.clock.now();
     const { store } = this.state;
     const { account, key } = authenticate(store, this.req.headers.authorization, this.req.socket.remoteAddress, now);
     const wait = this.options.rateLimiter?.take(account.id, `${this.entry.method} ${m.route.pattern}`, now) ?? 0;
-    if (wait > 0) throw tooManyRequests(wait);
+    if (wait > 0) throw tooManyRequests(retryAfter ? wait : undefined);
     const params = decodeParams(m.params);
     const query = new URLSearchParams(this.query);
     return m.route.handler({ state: this.state, account, key, params, query, body, now });
   }
 
-  private send(reply: FullReply): void {
+  /** Ambiguous faults lose the response; 524 faults replace it (either way, after the route has run). */
+  private send(applied: FullReply): void {
     if (this.fault?.kind === "ambiguous") return this.destroy();
+    const reply = this.fault?.kind === "524" ? this.proxyTimeout() : applied;
+    if (reply.status === 204) {
+      this.res.writeHead(204, { "X-Request-ID": this.entry.requestId });
+      this.res.end();
+      return this.record(204);
+    }
     const text = JSON.stringify(reply.body);
     this.res.writeHead(reply.status, {
       "Content-Type": "application/json",
@@ -198,6 +209,10 @@ class Exchange {
     });
     this.res.end(text);
     this.record(reply.status);
+  }
+
+  private proxyTimeout(): FullReply {
+    return { status: 524, body: { code: "", message: PROXY_TIMEOUT, request_id: this.entry.requestId } };
   }
 
   /** The connection dies before any response byte: the client cannot know whether the change happened. */

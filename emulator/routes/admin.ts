@@ -16,7 +16,10 @@ export const adminRoutes: Route[] = [
       const ops = state.lifecycle.activity(e, now);
       return {
         status: 200,
-        body: { endpoint: renderEndpoint(e), operations: ops.map((o) => renderOperation(o, now, true)) },
+        body: {
+          endpoint: renderEndpoint(e, state.behaviours.poolerFields),
+          operations: ops.map((o) => renderOperation(o, now, true)),
+        },
       };
     },
   },
