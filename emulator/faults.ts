@@ -4,6 +4,8 @@
  * errors": the outcome is unknown), 423 and 429. Random faults come from a seeded PRNG; scripted
  * rules target the next matching requests. Lets a client prove its retry and ambiguity handling.
  */
+import { ApiError, LOCKED_MESSAGE, tooManyRequests } from "./errors";
+
 export type FaultKind = "500" | "502" | "503" | "524" | "reset" | "slow" | "ambiguous" | "423" | "429";
 export const FAULT_KINDS: FaultKind[] = ["500", "502", "503", "524", "reset", "slow", "ambiguous", "423", "429"];
 /** Random faults draw from these unless `kinds` is given (524 only when named, so seeded runs keep their draws). */
@@ -30,6 +32,22 @@ export interface Fault {
   kind: FaultKind;
   delayMs: number;
 }
+
+/** Faults answered with an error status instead of running the request. */
+const ERROR_STATUS: Partial<Record<FaultKind, number>> = { "500": 500, "502": 502, "503": 503, "423": 423, "429": 429 };
+
+/** True for a fault answered with its status before the request runs. */
+export const isErrorFault = (kind: FaultKind): boolean => ERROR_STATUS[kind] !== undefined;
+
+/** The error an error fault answers (423 with the real message; 429 with Retry-After only when the service sends it). */
+export function faultError(kind: FaultKind, retryAfter: boolean): ApiError {
+  if (kind === "423") return new ApiError(423, LOCKED_MESSAGE);
+  if (kind === "429") return tooManyRequests(retryAfter ? 1 : undefined);
+  return new ApiError(ERROR_STATUS[kind] ?? 500, kind === "503" ? "service unavailable" : "internal server error");
+}
+
+/** The message of a 524 fault: the proxy gave up waiting for the service, which may still have applied the write. */
+export const PROXY_TIMEOUT = "a timeout occurred: the origin did not answer the proxy in time (524)";
 
 /** mulberry32: a tiny, fast, seedable PRNG; the same seed gives the same fault sequence. */
 export function mulberry32(seed: number): () => number {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { authenticate } from "./auth";
-import { ApiError, LOCKED_MESSAGE, notFound, methodNotAllowed, payloadTooLarge, tooManyRequests } from "./errors";
-import type { Fault, FaultInjector } from "./faults";
+import { ApiError, notFound, methodNotAllowed, payloadTooLarge, tooManyRequests } from "./errors";
+import { faultError, isErrorFault, PROXY_TIMEOUT, type Fault, type FaultInjector } from "./faults";
 import type { RateLimiter } from "./rate-limit";
 import { Router, type AppState, type Match, type Reply } from "./router";
 import { adminRoutes } from "./routes/admin";
@@ -32,7 +32,6 @@ export interface AppOptions {
 }
 
 const API_PREFIX = "/api/v2";
-const ERROR_STATUS: Record<string, number> = { "500": 500, "502": 502, "503": 503, "423": 423, "429": 429 };
 
 const apiRouter = new Router().add([
   ...apiKeyRoutes,
@@ -62,15 +61,6 @@ function errorReply(err: unknown, requestId: string, log?: (line: string) => voi
   }
   log?.(`internal error ${requestId}: ${err instanceof Error ? err.stack : String(err)}`);
   return { status: 500, body: { code: "", message: "internal server error", request_id: requestId } };
-}
-
-/** The body of a 524 fault: the proxy gave up waiting for the service, which may still have applied the write. */
-const PROXY_TIMEOUT = "a timeout occurred: the origin did not answer the proxy in time (524)";
-
-function injectedError(kind: string, retryAfter: boolean): ApiError {
-  if (kind === "423") return new ApiError(423, LOCKED_MESSAGE);
-  if (kind === "429") return tooManyRequests(retryAfter ? 1 : undefined);
-  return new ApiError(ERROR_STATUS[kind], kind === "503" ? "service unavailable" : "internal server error");
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -178,7 +168,7 @@ class Exchange {
     if (m.kind === "none") throw notFound(this.isApi ? "path" : "page");
     if (m.kind === "method") throw methodNotAllowed(m.allowed);
     const { retryAfter } = this.state.behaviours;
-    if (this.fault && this.fault.kind in ERROR_STATUS) throw injectedError(this.fault.kind, retryAfter);
+    if (this.fault && isErrorFault(this.fault.kind)) throw faultError(this.fault.kind, retryAfter);
     const body = parseJson(buf);
     const now = this.state.clock.now();
     const { store } = this.state;
