@@ -1,21 +1,14 @@
 import { describeBehaviours, REAL_SERVICE, resolveBehaviours } from "./behaviours";
-import { startEmulator, type Emulator, type EmulatorOptions } from "./index";
-import { branchId, primaryEndpoint, TestClient, type Body } from "./test-client";
+import type { Emulator, EmulatorOptions } from "./index";
+import { branchId, emulatorPerTest, primaryEndpoint, TestClient, type Body } from "./test-client";
 
 /** Each behaviour of the real service: on by default, and the switch that pins the older or specified one. */
 describe("service behaviours", () => {
   let em: Emulator;
   let c: TestClient;
   let pid: string;
-  const start = async (options: EmulatorOptions = {}): Promise<void> => {
-    em = await startEmulator({ manualClock: true, rateLimit: false, operationDurationMs: 1000, ...options });
-    c = new TestClient(em.baseUrl, em.apiKey);
-    pid = em.projectId;
-  };
-  afterEach(async () => {
-    c.close();
-    await em.close();
-  });
+  const boot = emulatorPerTest({ operationDurationMs: 1000 });
+  const start = async (options: EmulatorOptions = {}): Promise<void> => void ({ em, c, pid } = await boot(options));
   const one = (id: string): string => `/projects/${pid}/endpoints/${id}`;
 
   it("defaults are the real service, and describe() names each one", async () => {

@@ -1,8 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type Emulator, type EmulatorOptions } from "./index";
-import { branchId, primaryEndpoint, TestClient, type Body } from "./test-client";
+import type { Emulator, EmulatorOptions } from "./index";
+import { branchId, emulatorPerTest, primaryEndpoint, TestClient, type Body } from "./test-client";
 
 /** What the service refuses or overrides by plan and size, and computes of protected branches. */
 describe("plans, sizes and protected branches", () => {
@@ -10,16 +10,11 @@ describe("plans, sizes and protected branches", () => {
   let c: TestClient;
   let pid: string;
   let dev: string;
+  const boot = emulatorPerTest({ operationDurationMs: 0 });
   const start = async (options: EmulatorOptions = {}): Promise<void> => {
-    em = await startEmulator({ manualClock: true, rateLimit: false, operationDurationMs: 0, ...options });
-    c = new TestClient(em.baseUrl, em.apiKey);
-    pid = em.projectId;
+    ({ em, c, pid } = await boot(options));
     dev = await branchId(c, pid, "dev");
   };
-  afterEach(async () => {
-    c.close();
-    await em.close();
-  });
   const create = (endpoint: Record<string, unknown>) =>
     c.post(`/projects/${pid}/endpoints`, { endpoint: { branch_id: dev, type: "read_only", ...endpoint } });
   const sizes = (min: number, max = min) => ({ autoscaling_limit_min_cu: min, autoscaling_limit_max_cu: max });
@@ -90,9 +85,7 @@ describe("plans, sizes and protected branches", () => {
       ],
     };
     const stateFile = join(mkdtempSync(join(tmpdir(), "neon-emu-")), "s.json");
-    em = await startEmulator({ manualClock: true, rateLimit: false, fixture, stateFile });
-    c = new TestClient(em.baseUrl, em.apiKey);
-    pid = em.projectId;
+    ({ em, c, pid } = await boot({ fixture, stateFile, operationDurationMs: 1000 }));
     const ep = await primaryEndpoint(c, pid);
     const refused = await c.del(`/projects/${pid}/endpoints/${ep.id}`);
     expect(refused.status).toBe(422);
@@ -107,8 +100,7 @@ describe("plans, sizes and protected branches", () => {
     expect([bad.status, bad.body.message]).toEqual([400, expect.stringContaining("branch.protected")]);
     c.close();
     await em.close();
-    em = await startEmulator({ manualClock: true, rateLimit: false, stateFile }); // the flag survives a restart
-    c = new TestClient(em.baseUrl, em.apiKey);
+    ({ em, c } = await boot({ stateFile })); // the flag survives a restart
     const branches = (await c.get(`/projects/${pid}/branches`)).body.branches as Body[];
     expect(branches.filter((b) => b.protected).map((b) => b.name)).toEqual(["main", "guarded"]);
     expect((await c.del(`/projects/${pid}/endpoints/${ep.id}`)).status).toBe(422);
