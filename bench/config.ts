@@ -5,7 +5,11 @@
  * Service time is compressed by `timeScale` (the emulator's clock runs that many service seconds per real
  * second). The peers' fixed delays and intervals are divided by the same factor, so the ratios between their
  * waiting and the operations stay what they are against the real service.
+ *
+ * The emulator runs with the real service's behaviours (`service`, the emulator's defaults: deletes that return a
+ * running suspend_compute, 429s without Retry-After, ...), and every figure names them.
  */
+import { REAL_SERVICE, type ServiceBehaviours } from "../emulator";
 export interface BenchConfig {
   /** Service ms an operation spends in each phase (scheduling, then running). */
   operationMs: number;
@@ -29,6 +33,8 @@ export interface BenchConfig {
   /** Plugin starts measured. */
   pluginStarts: number;
   quick: boolean;
+  /** The emulated service's behaviours (the real service's unless a run pins others). */
+  service: ServiceBehaviours;
 }
 
 export const FULL: BenchConfig = {
@@ -45,6 +51,7 @@ export const FULL: BenchConfig = {
   previewGrpcResources: 500,
   pluginStarts: 5,
   quick: false,
+  service: REAL_SERVICE,
 };
 
 /** A short run for development: fewer repetitions and resources, same world. */
@@ -69,20 +76,30 @@ export function phaseMs(config: BenchConfig): number {
 }
 
 /**
+ * Operation phases of one compute's create, resize and delete: a create starts one operation (start_compute,
+ * running: one phase); a resize of a running compute chains apply_config, suspend_compute and start_compute (three
+ * phases); a delete starts one suspend_compute (running: one phase) on the real service, none on the specified one.
+ */
+export function phasesPerCompute(config: BenchConfig): number {
+  return 1 + 3 + (config.service.deleteOperations ? 1 : 0);
+}
+
+/**
  * The limit of one project: changes in a project run one operation at a time, so the fastest possible run is the
- * sum of the operations' durations. A create starts one operation (start_compute, running: one phase); a resize of
- * a running compute chains apply_config, suspend_compute and start_compute (three phases); a delete starts none.
+ * sum of the operations' durations.
  */
 export function limitMs(config: BenchConfig, computes: number): number {
-  return computes * 4 * phaseMs(config);
+  return computes * phasesPerCompute(config) * phaseMs(config);
 }
 
 /**
  * The fewest requests that can do the work: one write per change, plus one poll per change that starts
- * operations (a change is only done when its operations are seen done: creates and resizes, not deletes).
+ * operations (a change is only done when its operations are seen done: creates, resizes, and deletes when they
+ * return an operation).
  */
-export function minimumRequests(computes: number): number {
-  return computes * 3 + computes * 2;
+export function minimumRequests(config: BenchConfig, computes: number): number {
+  const changesWithOperations = config.service.deleteOperations ? 3 : 2;
+  return computes * 3 + computes * changesWithOperations;
 }
 
 export function parseArgs(argv: string[]): BenchConfig {

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from "fs";
 import * as path from "path";
+import { describeBehaviours } from "../emulator";
 import { BenchConfig, limitMs, parseArgs, phaseMs, real } from "./config";
 import { RunResult } from "./measure";
 import { chart, Row, Series, table } from "./report";
@@ -23,9 +24,16 @@ import { captureInputs } from "./world";
 
 const COLORS = ["#d62728", "#ff7f0e", "#9467bd"];
 
+/** The line naming the emulated service's behaviours, printed first when the run starts and atop the results. */
+function behavioursLine(config: BenchConfig): string {
+  return `Emulator behaviours (the real service's unless noted): ${describeBehaviours(config.service)}.`;
+}
+
 function header(config: BenchConfig): string {
+  const deletePhases = config.service.deleteOperations ? "1 (its suspend_compute)" : "none";
   return [
-    `Emulator: operations of ${config.operationMs} ms service time per phase (a create: 1 phase; a resize of a running compute: 3; a delete: none),`,
+    behavioursLine(config),
+    `Emulator: operations of ${config.operationMs} ms service time per phase (a create: 1 phase; a resize of a running compute: 3; a delete: ${deletePhases}),`,
     `request round trip ${config.latencyMs} ms service time, the service's rate limits on (700/min per account, 40/s per route).`,
     `Service time runs ${config.timeScale}× faster than real time (an operation phase takes ${phaseMs(config)} ms real, a round trip ${Math.round(real(config, config.latencyMs))} ms real);`,
     `the peers' fixed delays and poll intervals are divided by the same factor, so their ratios to the operations are faithful.`,
@@ -91,6 +99,7 @@ function log(line: string): void {
 
 async function main(): Promise<number> {
   const config = parseArgs(process.argv.slice(2));
+  process.stdout.write(`${behavioursLine(config)}\n\n`);
   const started = performance.now();
   const captured = await captureInputs();
   const one = await scenarioOne(config, captured);

@@ -55,7 +55,7 @@ export function oneProjectRows(config: BenchConfig, ours: RunResult[], baselines
       target: "≤ 1.15",
       pass: wall.median <= 1.15,
     },
-    rowRequests("ours", ours, n, true),
+    rowRequests(config, "ours", ours, n, true),
     row423("ours", ours, true),
     {
       section: "1",
@@ -64,13 +64,14 @@ export function oneProjectRows(config: BenchConfig, ours: RunResult[], baselines
       target: "client limiter: 600/min, 35/s per route",
     },
   ];
-  for (const [strategy, runs] of baselines) rows.push(...baselineRows(strategy, runs, ours, limit, n));
+  for (const [strategy, runs] of baselines) rows.push(...baselineRows(config, strategy, runs, ours, n));
   return rows;
 }
 
-function rowRequests(who: string, runs: RunResult[], n: number, target: boolean): Row {
-  const s = summarize(runs.map((r) => r.requests / minimumRequests(n)));
-  const value = `${show(s)} (${med(runs, (r) => r.requests)} requests, minimum ${minimumRequests(n)})`;
+function rowRequests(config: BenchConfig, who: string, runs: RunResult[], n: number, target: boolean): Row {
+  const minimum = minimumRequests(config, n);
+  const s = summarize(runs.map((r) => r.requests / minimum));
+  const value = `${show(s)} (${med(runs, (r) => r.requests)} requests, minimum ${minimum})`;
   return {
     section: "1",
     figure: `${who}: requests ÷ minimum`,
@@ -92,7 +93,8 @@ function row423(who: string, runs: RunResult[], target: boolean): Row {
   };
 }
 
-function baselineRows(strategy: Strategy, runs: RunResult[], ours: RunResult[], limit: number, n: number): Row[] {
+function baselineRows(config: BenchConfig, strategy: Strategy, runs: RunResult[], ours: RunResult[], n: number): Row[] {
+  const limit = limitMs(config, n);
   const wall = summarize(runs.map((r) => r.wallMs / limit));
   const failed = summarize(runs.map((r) => r.failed));
   const oursWall = med(ours, (r) => r.wallMs);
@@ -111,7 +113,7 @@ function baselineRows(strategy: Strategy, runs: RunResult[], ours: RunResult[], 
       target: "ours faster",
       pass: verdict.pass,
     },
-    rowRequests(strategy.name, runs, n, false),
+    rowRequests(config, strategy.name, runs, n, false),
     row423(strategy.name, runs, false),
   ];
 }

@@ -30,13 +30,22 @@ export function fixture(projects: number): Fixture {
   return { accounts: [{ projects: list }] };
 }
 
-/** An emulator as the bench uses it: the service's rate limits on, latency and durations from the config. */
+/**
+ * An emulator as the bench uses it: the service's rate limits on, latency and durations from the config, and the
+ * service's behaviours from the config (the real service's by default).
+ */
 export function emulatorFor(config: BenchConfig, projects: number): Promise<Emulator> {
+  const s = config.service;
   return startEmulator({
     operationDurationMs: config.operationMs,
     timeScale: config.timeScale,
     latencyMs: Math.round(real(config, config.latencyMs)),
     fixture: fixture(projects),
+    deleteOperations: s.deleteOperations,
+    retryAfter: s.retryAfter,
+    omitPoolerFields: !s.poolerFields,
+    restartRequiresActive: s.restartRequiresActive,
+    branchReadyDelayMs: s.branchReadyDelayMs,
   });
 }
 

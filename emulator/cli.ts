@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults";
-import { startEmulator, type EmulatorOptions } from "./index";
+import { startEmulator, type EmulatorOptions, type Plan } from "./index";
 
 const USAGE = `Usage: neon-emulator [options]
   --port N                   port to listen on (0 = any free port; default 0)
@@ -15,8 +15,15 @@ const USAGE = `Usage: neon-emulator [options]
   --latency-ms N             real ms added before every response (default 0)
   --rate-limit N[,B]         N requests/minute per account, bursts of B/s per route (default 700,40)
   --no-rate-limit            switch the rate limit off
+  --plan free|paid           plan of the default account (free: sizes up to 2 CU, autosuspend delay fixed)
+  --no-delete-operations     deletes return no operations (default: a running suspend_compute, as the real service)
+  --retry-after              429s carry Retry-After (default: none, as the real service)
+  --pooler-fields            responses carry the deprecated pooler_enabled / pooler_mode (default: absent)
+  --idle-restart             restart of an idle compute is allowed (default: 422, as the real service)
+  --branch-ready-delay-ms N  service ms a new branch stays "not ready" after its create_branch (default 0)
   --verbose                  one line per request on stderr (never a key)
-Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID on stdout.`;
+Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID on stdout, and the
+service behaviours it runs with on stderr.`;
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -41,11 +48,20 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
       "latency-ms": { type: "string" },
       "rate-limit": { type: "string" },
       "no-rate-limit": { type: "boolean" },
+      plan: { type: "string" },
+      "no-delete-operations": { type: "boolean" },
+      "retry-after": { type: "boolean" },
+      "pooler-fields": { type: "boolean" },
+      "idle-restart": { type: "boolean" },
+      "branch-ready-delay-ms": { type: "string" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   const [perMinute, burst] = (v["rate-limit"] ?? "").split(",").map((x) => num("rate-limit", x || undefined));
+  if (v.plan !== undefined && v.plan !== "free" && v.plan !== "paid") {
+    throw new Error(`--plan: "${v.plan}" is not allowed; allowed: free, paid`);
+  }
   return {
     help: v.help,
     port: num("port", v.port) ?? 0,
@@ -59,6 +75,12 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
     latencyMs: num("latency-ms", v["latency-ms"]),
     rateLimit: v["no-rate-limit"] ? false : { perMinute, burstPerSecondPerRoute: burst },
     log: v.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+    plan: v.plan as Plan | undefined,
+    deleteOperations: v["no-delete-operations"] ? false : undefined,
+    retryAfter: v["retry-after"] || undefined,
+    omitPoolerFields: v["pooler-fields"] ? false : undefined,
+    restartRequiresActive: v["idle-restart"] ? false : undefined,
+    branchReadyDelayMs: num("branch-ready-delay-ms", v["branch-ready-delay-ms"]),
   };
 }
 
@@ -70,6 +92,7 @@ async function main(): Promise<void> {
   }
   const em = await startEmulator(options);
   process.stdout.write(`NEON_API_HOST=${em.baseUrl}\nNEON_API_KEY=${em.apiKey}\nNEON_PROJECT_ID=${em.projectId}\n`);
+  process.stderr.write(`neon-emulator: service behaviours: ${em.describe()}\n`);
   const stop = (signal: string): void => {
     process.stderr.write(`neon-emulator: ${signal}, saving state and closing\n`);
     em.close().then(

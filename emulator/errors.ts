@@ -30,12 +30,18 @@ export const methodNotAllowed = (allowed: string[]): ApiError =>
 /** 409 for the second primary compute of a branch. */
 export const conflict = (message: string): ApiError => new ApiError(409, message);
 
+/**
+ * 422: a request the service understood but cannot carry out in the object's present state (`branch not ready
+ * yet`, api.md; and the emulator's guesses for an idle restart and a delete on a protected branch).
+ */
+export const unprocessable = (message: string): ApiError => new ApiError(422, message);
+
 /** The real 423 message: clients (and the official SDK guidance) recognise it to wait and retry. */
 export const LOCKED_MESSAGE =
   "project already has running conflicting operations, scheduling of new ones is prohibited";
 export const locked = (): ApiError => new ApiError(423, LOCKED_MESSAGE);
 
-/** 429 from the rate limiter or an injected fault. */
+/** 429 from the rate limiter or an injected fault; `Retry-After` only when given (the real service sends none). */
 export const tooManyRequests = (retryAfterSeconds?: number): ApiError =>
   new ApiError(
     429,

@@ -60,6 +60,20 @@ describe("faults over HTTP", () => {
     expect(await keyNames()).toEqual(["console", "maybe"]);
   });
 
+  it("524 (a proxy timeout) applies the change, then answers 524: the outcome is unknown to the client", async () => {
+    em.faults.add({ path: "/api_keys", method: "POST", kind: "524" });
+    const res = await c.post("/api_keys", { key_name: "timed-out" });
+    expect(res.status).toBe(524);
+    expect(res.body).toEqual({ code: "", message: expect.stringContaining("timeout"), request_id: expect.any(String) });
+    expect(res.body.key).toBeUndefined();
+    expect(await keyNames()).toEqual(["console", "timed-out"]);
+  });
+
+  it("an injected 429 carries no Retry-After unless the emulator was started with retryAfter", async () => {
+    em.faults.add({ path: "/projects", kind: "429" });
+    expect((await c.get("/projects")).headers["retry-after"]).toBeUndefined();
+  });
+
   it("slow delays the response, then answers normally", async () => {
     em.faults.add({ path: "/projects", kind: "slow", delayMs: 300 });
     const t0 = Date.now();

@@ -1,10 +1,15 @@
 /**
  * Fault injection, deterministic from a seed: server errors, a reset before the response, a slow response,
- * the ambiguous write (applied, response lost), 423 and 429. Random faults come from a seeded PRNG; scripted
+ * the ambiguous write (applied, response lost), a 524 proxy timeout (applied, then 524: api.md "Transient
+ * errors": the outcome is unknown), 423 and 429. Random faults come from a seeded PRNG; scripted
  * rules target the next matching requests. Lets a client prove its retry and ambiguity handling.
  */
-export type FaultKind = "500" | "502" | "503" | "reset" | "slow" | "ambiguous" | "423" | "429";
-export const FAULT_KINDS: FaultKind[] = ["500", "502", "503", "reset", "slow", "ambiguous", "423", "429"];
+import { ApiError, LOCKED_MESSAGE, tooManyRequests } from "./errors";
+
+export type FaultKind = "500" | "502" | "503" | "524" | "reset" | "slow" | "ambiguous" | "423" | "429";
+export const FAULT_KINDS: FaultKind[] = ["500", "502", "503", "524", "reset", "slow", "ambiguous", "423", "429"];
+/** Random faults draw from these unless `kinds` is given (524 only when named, so seeded runs keep their draws). */
+export const DEFAULT_RANDOM_KINDS: FaultKind[] = FAULT_KINDS.filter((k) => k !== "524");
 
 export interface FaultOptions {
   seed?: number;
@@ -27,6 +32,22 @@ export interface Fault {
   kind: FaultKind;
   delayMs: number;
 }
+
+/** Faults answered with an error status instead of running the request. */
+const ERROR_STATUS: Partial<Record<FaultKind, number>> = { "500": 500, "502": 502, "503": 503, "423": 423, "429": 429 };
+
+/** True for a fault answered with its status before the request runs. */
+export const isErrorFault = (kind: FaultKind): boolean => ERROR_STATUS[kind] !== undefined;
+
+/** The error an error fault answers (423 with the real message; 429 with Retry-After only when the service sends it). */
+export function faultError(kind: FaultKind, retryAfter: boolean): ApiError {
+  if (kind === "423") return new ApiError(423, LOCKED_MESSAGE);
+  if (kind === "429") return tooManyRequests(retryAfter ? 1 : undefined);
+  return new ApiError(ERROR_STATUS[kind] ?? 500, kind === "503" ? "service unavailable" : "internal server error");
+}
+
+/** The message of a 524 fault: the proxy gave up waiting for the service, which may still have applied the write. */
+export const PROXY_TIMEOUT = "a timeout occurred: the origin did not answer the proxy in time (524)";
 
 /** mulberry32: a tiny, fast, seedable PRNG; the same seed gives the same fault sequence. */
 export function mulberry32(seed: number): () => number {
@@ -51,7 +72,7 @@ export class FaultInjector {
   constructor(options: FaultOptions = {}) {
     this.random = mulberry32(options.seed ?? 1);
     this.rate = options.rate ?? 0;
-    this.kinds = options.kinds && options.kinds.length ? options.kinds : FAULT_KINDS;
+    this.kinds = options.kinds && options.kinds.length ? options.kinds : DEFAULT_RANDOM_KINDS;
     this.slowMs = options.slowMs ?? 1500;
     for (const k of this.kinds) if (!FAULT_KINDS.includes(k)) throw new RangeError(`unknown fault kind ${k}`);
   }

@@ -49,7 +49,10 @@ export interface Seeded {
 /** Adds one account with its key and projects; returns its ids and the secret (kept only by the caller). */
 export function seedAccount(store: Store, a: FixtureAccount, now: number, apiKey?: string): Seeded {
   const accountId = a.id ?? randomUUID();
-  store.addAccount({ id: accountId, name: a.name ?? "Emulator User" });
+  if (a.plan !== undefined && a.plan !== "free" && a.plan !== "paid") {
+    throw new Error(`fixture account plan ${JSON.stringify(a.plan)} is not allowed; allowed: free, paid`);
+  }
+  store.addAccount({ id: accountId, name: a.name ?? "Emulator User", ...(a.plan === "free" ? { plan: "free" } : {}) });
   const secret = apiKey ?? a.apiKey ?? newApiKeySecret();
   store.addKey(accountId, "console", secret, now);
   const projectIds = (a.projects ?? []).map((p) => seedProject(store, accountId, p, now));
@@ -75,6 +78,7 @@ function seedProject(store: Store, accountId: string, p: FixtureProject, now: nu
   (p.branches ?? [{ name: "main" }]).forEach((b, i) => {
     const branchId = b.id ?? newBranchId();
     const base = { projectId: id, name: b.name, isDefault: i === 0, createdAt: now, updatedAt: now };
+    if (b.protected) Object.assign(base, { protected: true });
     store.addBranch({ id: branchId, ...base, ...(parentId ? { parentId } : {}), seq: store.nextSeq() });
     parentId ??= branchId;
     for (const e of b.endpoints ?? []) store.addEndpoint(seedEndpoint(store, id, branchId, regionId, e, now));

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { describeBehaviours, resolveBehaviours, type ServiceBehaviours } from "./behaviours";
 import { answerClientError } from "./client-error";
 import { FaultInjector, type FaultKind, type FaultRule } from "./faults";
 import { Lifecycle } from "./lifecycle";
@@ -8,11 +9,12 @@ import { Saver } from "./persistence";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit";
 import { createApp, type RequestLogEntry } from "./server";
 import type { Store } from "./store";
-import type { Fixture } from "./types";
+import type { Fixture, Plan } from "./types";
 import { addAccount, loadWorld } from "./world";
 
-export type { FaultKind, FaultRule, Fixture, OperationRule, RequestLogEntry };
+export type { FaultKind, FaultRule, Fixture, OperationRule, Plan, RequestLogEntry, ServiceBehaviours };
 export { createApp } from "./server";
+export { describeBehaviours, REAL_SERVICE } from "./behaviours";
 
 export interface EmulatorOptions {
   port?: number; // 0 (default) = any free port
@@ -27,6 +29,13 @@ export interface EmulatorOptions {
   stateFile?: string; // persisted atomically; reloaded at start
   fixture?: string | Fixture; // starting world
   log?: (line: string) => void; // one line per request; never a key
+  plan?: Plan; // the first account's plan; "free": sizes up to 2 CU, autosuspend delay fixed (default: the fixture's, else paid)
+  // The real service's behaviours (defaults: as it is, late 2026; see behaviours.ts and README "Sources"):
+  deleteOperations?: boolean; // DELETE returns a running suspend_compute that locks the project; default true
+  retryAfter?: boolean; // 429 carries Retry-After; default false
+  omitPoolerFields?: boolean; // responses lack pooler_enabled / pooler_mode, requests' are ignored; default true
+  restartRequiresActive?: boolean; // restart of an idle compute answers 422; default true
+  branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
 }
 
 export interface Emulator {
@@ -38,9 +47,17 @@ export interface Emulator {
   requests: RequestLogEntry[];
   stats(): { requests: number; byStatus: Record<string, number> };
   faults: { add(rule: FaultRule): void; clear(): void; injected(): number };
-  operations: { failNext(rule?: OperationRule): void; stickNext(rule?: OperationRule): void };
+  operations: {
+    failNext(rule?: OperationRule): void;
+    skipNext(rule?: Pick<OperationRule, "action" | "times">): void;
+    stickNext(rule?: Pick<OperationRule, "action" | "times">): void;
+  };
+  /** The behaviours this emulator runs with (every default resolved). */
+  behaviours: ServiceBehaviours;
+  /** One line naming them, for a benchmark's or test run's header. */
+  describe(): string;
   activity(projectId: string, endpointId: string): void;
-  createAccount(): { accountId: string; apiKey: string; projectId: string };
+  createAccount(options?: { plan?: Plan }): { accountId: string; apiKey: string; projectId: string };
   close(): Promise<void>;
 }
 
@@ -88,6 +105,7 @@ function saverFor(file: string | undefined, store: Store, now: () => number): Sa
  * it exactly as to the real service, so a client that works here works there; nothing is printed unless `log`.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const behaviours = behavioursOf(options);
   const { store, clock, seeded } = loadWorld(options);
   const ops = new OperationEngine(store, options.operationDurationMs ?? 1000);
   const lifecycle = new Lifecycle(store, ops);
@@ -95,7 +113,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const saver = saverFor(options.stateFile, store, () => clock.now());
   const log = new RequestLog();
   const app = createApp(
-    { store, ops, lifecycle, clock },
+    { store, ops, lifecycle, clock, behaviours },
     {
       faults,
       rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? {}),
@@ -120,18 +138,35 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests: log.entries,
     stats: () => log.stats(),
     faults: { add: (r) => faults.add(r), clear: () => faults.clear(), injected: () => faults.injected() },
-    operations: { failNext: (r) => ops.failNext(r), stickNext: (r) => ops.stickNext(r) },
+    operations: {
+      failNext: (r) => ops.failNext(r),
+      skipNext: (r) => ops.skipNext(r),
+      stickNext: (r) => ops.stickNext(r),
+    },
+    behaviours,
+    describe: () => describeBehaviours(behaviours),
     activity(projectId, endpointId) {
       lifecycle.activity(store.endpoint(projectId, endpointId), clock.now());
       saver?.schedule();
     },
-    createAccount() {
-      const s = addAccount(store, clock.now());
+    createAccount(accountOptions = {}) {
+      const s = addAccount(store, clock.now(), accountOptions.plan);
       saver?.schedule();
       return s;
     },
     close: () => (closed ??= closeAll(server, saver)),
   };
+}
+
+/** The options' behaviour switches, as the service model reads them. */
+function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
+  return resolveBehaviours({
+    deleteOperations: options.deleteOperations,
+    retryAfter: options.retryAfter,
+    poolerFields: options.omitPoolerFields === undefined ? undefined : !options.omitPoolerFields,
+    restartRequiresActive: options.restartRequiresActive,
+    branchReadyDelayMs: options.branchReadyDelayMs,
+  });
 }
 
 async function closeAll(server: Server, saver: Saver | undefined): Promise<void> {

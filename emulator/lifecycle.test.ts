@@ -139,13 +139,24 @@ describe("compute lifecycle", () => {
     expect(got.last_active).toBeDefined();
   });
 
-  it("restart answers suspend_compute then start_compute and ends active", async () => {
-    em.clock.advance(301_000);
+  it("restart of an active compute answers suspend_compute then start_compute and ends active", async () => {
     const res = await c.post(`${one()}/restart`);
     expect(res.status).toBe(200);
     expect(actions(res.body.operations)).toEqual(["suspend_compute:running", "start_compute:scheduling"]);
     em.clock.advance(2_000);
     expect((await state()).current_state).toBe("active");
+  });
+
+  it("restart of an idle compute is refused (422, naming the start API), changing nothing", async () => {
+    em.clock.advance(301_000);
+    const res = await c.post(`${one()}/restart`);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ code: "", message: expect.stringContaining("idle"), request_id: expect.any(String) });
+    expect(res.body.message).toContain(`/endpoints/${ep.id}/start`);
+    expect((await state()).current_state).toBe("idle");
+    expect((await c.post(`${one()}/start`)).status).toBe(200);
+    em.clock.advance(1_000);
+    expect((await c.post(`${one()}/restart`)).status).toBe(200);
   });
 
   it("suspend then start move the compute to idle and back", async () => {

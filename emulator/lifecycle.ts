@@ -90,6 +90,14 @@ export class Lifecycle {
     return this.move(e, now, "active", specs);
   }
 
+  /**
+   * A delete with `deleteOperations`: one suspend_compute (running), as the official spec's example shows (also
+   * for an idle compute, as in that example); the route removes the compute at once.
+   */
+  deleted(e: EndpointRecord, now: number): OperationRecord[] {
+    return this.ops.create(e.projectId, now, [this.spec(e, "suspend_compute", "running")]);
+  }
+
   start(e: EndpointRecord, now: number): OperationRecord[] {
     return this.move(e, now, "active", [this.spec(e, "start_compute", "running")]);
   }

@@ -75,6 +75,7 @@ describe("operations", () => {
     em.clock.advance(1_000);
     const failed = await opGet(op.id);
     expect(failed).toMatchObject({ status: "failed", failures_count: 1, error: "compute did not start" });
+    expect(failed.retry_at).toBeUndefined(); // not retried: terminal
     const ep = (await c.get(`/projects/${pid}/endpoints/${res.body.endpoint.id}`)).body.endpoint;
     expect(ep.current_state).toBe("idle");
     expect(ep.pending_state).toBeUndefined();
@@ -83,6 +84,61 @@ describe("operations", () => {
     expect((await opGet((await c.get(`/projects/${pid}/operations?limit=1`)).body.operations[0].id)).status).toBe(
       "finished",
     );
+  });
+
+  it.each(["error", "cancelled"] as const)(
+    "failNext({status: %s}) ends the operation so, with its error",
+    async (status) => {
+      em.operations.failNext({ action: "start_compute", status, error: `injected ${status}` });
+      const op = (await createRo()).body.operations[0];
+      em.clock.advance(1_000);
+      expect(await opGet(op.id)).toMatchObject({ status, failures_count: 1, error: `injected ${status}` });
+      expect((await createRo()).status).toBe(201); // it no longer locks the project
+    },
+  );
+
+  it("skipNext ends an operation `skipped`, which counts as done: the compute reaches its state", async () => {
+    em.operations.skipNext({ action: "start_compute" });
+    const res = await createRo();
+    em.clock.advance(1_000);
+    const op = await opGet(res.body.operations[0].id);
+    expect(op).toMatchObject({ status: "skipped", failures_count: 0 });
+    expect(op.error).toBeUndefined();
+    const ep = (await c.get(`/projects/${pid}/endpoints/${res.body.endpoint.id}`)).body.endpoint;
+    expect(ep.current_state).toBe("active");
+  });
+
+  it("a failed operation the service retries shows failed, failures_count and a future retry_at, then finishes", async () => {
+    em.operations.failNext({ action: "start_compute", status: "failed", retries: 2, error: "no capacity" });
+    const res = await createRo();
+    const id = res.body.operations[0].id;
+    const seen: Body[] = [];
+    for (let t = 0; t < 5; t++) {
+      em.clock.advance(1_000);
+      seen.push(await opGet(id));
+    }
+    expect(seen.map((o) => `${o.status}/${o.failures_count}`)).toEqual([
+      "failed/1",
+      "running/1",
+      "failed/2",
+      "running/2",
+      "finished/2",
+    ]);
+    expect(Date.parse(seen[0].retry_at)).toBe(Date.parse(seen[0].updated_at) + 1_000);
+    expect(seen[0].error).toBe("no capacity");
+    expect(seen[4].retry_at).toBeUndefined();
+    expect((await createRo()).status).toBe(201);
+  });
+
+  it("while a failed operation awaits its retry the project stays locked; a terminal failed has no retry_at", async () => {
+    em.operations.failNext({ action: "start_compute", retries: Infinity });
+    const op = (await createRo()).body.operations[0];
+    em.clock.advance(24 * 3600 * 1000 + 1_500);
+    const retrying = await opGet(op.id);
+    expect(retrying.status).toBe("failed");
+    expect(Date.parse(retrying.retry_at)).toBeGreaterThan(em.clock.now());
+    expect((await createRo()).status).toBe(423);
+    expect(() => em.operations.failNext({ status: "finished" as never })).toThrow(/not a failure/);
   });
 
   it("stickNext keeps an operation running forever, and the project locked", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { locked } from "./errors";
 import type { Store } from "./store";
-import { NEVER, type OperationRecord, type OperationStatus } from "./types";
+import { NEVER, type OperationOutcome, type OperationRecord, type OperationStatus } from "./types";
 
 /** What a route asks for: one step of a chain; each step starts after the one before it has ended. */
 export interface OperationSpec {
@@ -11,25 +11,51 @@ export interface OperationSpec {
   endpointId?: string;
 }
 
+/**
+ * A scripted outcome for the next matching operations (`failNext`). `status` is how they end (default `failed`);
+ * `retries` failed attempts come first, each shown as `failed` with `failures_count` and a `retry_at` in the
+ * future, after which the service tries again (api.md: `failed` "may be retried"). A transient failure is
+ * `{status: "failed", retries: n}`: it fails n times, then finishes. `retries: Infinity` retries forever.
+ */
 export interface OperationRule {
   action?: string;
   times?: number;
   error?: string;
+  status?: "failed" | "error" | "cancelled";
+  retries?: number;
 }
 
 interface ArmedRule {
   action?: string;
   left: number;
-  error: string;
+  outcome: OperationOutcome;
+  error?: string;
+  retries: number;
+}
+
+/** Retries beyond this are "forever" (a JSON-safe stand-in for Infinity, like NEVER). */
+const FOREVER = Number.MAX_SAFE_INTEGER;
+
+function armed(rule: OperationRule, outcome: OperationOutcome | undefined): ArmedRule {
+  const retries = rule.retries ?? 0;
+  if (!(retries >= 0)) throw new RangeError("retries must be a number ≥ 0 (Infinity: retried forever)");
+  const status = outcome ?? rule.status ?? "failed";
+  if (!["failed", "error", "cancelled", "skipped"].includes(status)) {
+    throw new RangeError(`status ${String(status)} is not a failure; allowed: failed, error, cancelled`);
+  }
+  // a `failed` the service retries is transient: after its retries the operation finishes
+  const ends: OperationOutcome = status === "failed" && retries > 0 ? "finished" : status;
+  const error = status === "skipped" ? undefined : (rule.error ?? "operation failed");
+  return { action: rule.action, left: rule.times ?? 1, outcome: ends, error, retries: Math.min(retries, FOREVER) };
 }
 
 /**
- * Operations that take time: `scheduling` → `running` → `finished` (or `failed`), each phase lasting
- * `durationMs` of service time, computed lazily from the clock. Also the one place that answers 423 while a
- * project has an unfinished operation, so every compute mutation gets the lock the same way.
+ * Operations that take time: `scheduling` → `running` → `finished` (or another outcome a test scripted), each
+ * phase lasting `durationMs` of service time, computed lazily from the clock. Also the one place that answers 423
+ * while a project has an unfinished operation, so every compute mutation gets the lock the same way.
  */
 export class OperationEngine {
-  private readonly failRules: ArmedRule[] = [];
+  private readonly outcomeRules: ArmedRule[] = [];
   private readonly stickRules: ArmedRule[] = [];
   private readonly open = new Map<string, OperationRecord[]>();
 
@@ -40,14 +66,19 @@ export class OperationEngine {
     for (const op of store.operations.values()) this.track(op);
   }
 
-  /** The next matching operation ends `failed` with `error` and failures_count 1. */
+  /** The next matching operation ends as the rule says (default: `failed` with failures_count 1). */
   failNext(rule: OperationRule = {}): void {
-    this.failRules.push({ action: rule.action, left: rule.times ?? 1, error: rule.error ?? "operation failed" });
+    this.outcomeRules.push(armed(rule, undefined));
+  }
+
+  /** The next matching operation ends `skipped` (which counts as done). */
+  skipNext(rule: Omit<OperationRule, "status" | "error" | "retries"> = {}): void {
+    this.outcomeRules.push(armed(rule, "skipped"));
   }
 
   /** The next matching operation stays `running` forever (and anything chained after it, `scheduling`). */
-  stickNext(rule: OperationRule = {}): void {
-    this.stickRules.push({ action: rule.action, left: rule.times ?? 1, error: "" });
+  stickNext(rule: Omit<OperationRule, "status" | "error" | "retries"> = {}): void {
+    this.stickRules.push({ action: rule.action, left: rule.times ?? 1, outcome: "finished", retries: 0 });
   }
 
   /** Records a chain of operations created at `now`; returns them in order. `scripted`: failNext/stickNext apply. */
@@ -58,7 +89,8 @@ export class OperationEngine {
       const earliest = spec.initial === "running" ? now : now + this.durationMs;
       const runAt = prevEnd === NEVER ? NEVER : Math.max(earliest, prevEnd);
       const stuck = scripted && this.take(this.stickRules, spec.action) !== undefined;
-      const failure = scripted ? this.take(this.failRules, spec.action) : undefined;
+      const scriptedEnd = scripted ? this.take(this.outcomeRules, spec.action) : undefined;
+      const retries = scriptedEnd?.retries ?? 0;
       const op: OperationRecord = {
         id: randomUUID(),
         seq: this.store.nextSeq(),
@@ -69,8 +101,8 @@ export class OperationEngine {
         initialStatus: spec.initial,
         createdAt: now,
         runAt,
-        endAt: stuck || runAt === NEVER ? NEVER : runAt + this.durationMs,
-        ...(failure ? { error: failure.error } : {}),
+        endAt: stuck || runAt === NEVER || retries >= FOREVER ? NEVER : runAt + this.durationMs * (1 + 2 * retries),
+        ...(scriptedEnd ? this.scriptedFields(scriptedEnd) : {}),
       };
       this.store.addOperation(op);
       this.track(op);
@@ -98,6 +130,13 @@ export class OperationEngine {
     else this.open.set(op.projectId, [op]);
   }
 
+  private scriptedFields(rule: ArmedRule): Partial<OperationRecord> {
+    const out: Partial<OperationRecord> = { outcome: rule.outcome };
+    if (rule.error !== undefined) out.error = rule.error;
+    if (rule.retries > 0) Object.assign(out, { retries: rule.retries, attemptMs: this.durationMs });
+    return out;
+  }
+
   private take(rules: ArmedRule[], action: string): ArmedRule | undefined {
     const i = rules.findIndex((r) => r.left > 0 && (r.action === undefined || r.action === action));
     if (i < 0) return undefined;
@@ -107,18 +146,52 @@ export class OperationEngine {
   }
 }
 
-/** The status of an operation at `now`. */
-export function operationStatus(op: OperationRecord, now: number): OperationStatus {
-  if (now < op.runAt) return "scheduling";
-  if (now < op.endAt) return "running";
-  return op.error === undefined ? "finished" : "failed";
+/** What an operation shows at one instant. */
+interface Phase {
+  status: OperationStatus;
+  failures: number;
+  changedAt: number;
+  retryAt?: number;
 }
 
-/** True while the operation neither finished nor failed. */
+/** How the operation ends: scripted, or `finished` (`failed` for a record that only carries an error). */
+export function outcomeOf(op: OperationRecord): OperationOutcome {
+  return op.outcome ?? (op.error === undefined ? "finished" : "failed");
+}
+
+const FAILURES: OperationOutcome[] = ["failed", "error", "cancelled"];
+
+/**
+ * The operation at `now`: scheduling, then attempts of `attemptMs` each; a failed attempt that the service
+ * retries shows `failed` (failures_count k, retry_at = when the next attempt starts) until that retry; after the
+ * last attempt, its outcome.
+ */
+export function phaseAt(op: OperationRecord, now: number): Phase {
+  if (now < op.runAt) return { status: "scheduling", failures: 0, changedAt: op.createdAt };
+  const retries = op.retries ?? 0;
+  if (now >= op.endAt) {
+    const outcome = outcomeOf(op);
+    return { status: outcome, failures: retries + (FAILURES.includes(outcome) ? 1 : 0), changedAt: op.endAt };
+  }
+  const d = op.attemptMs ?? 0;
+  const k = retries > 0 && d > 0 ? Math.floor((now - op.runAt) / (2 * d)) : 0;
+  if (k >= retries) return { status: "running", failures: retries, changedAt: op.runAt + 2 * d * retries };
+  const attemptAt = op.runAt + 2 * d * k;
+  if (now < attemptAt + d) return { status: "running", failures: k, changedAt: attemptAt };
+  return { status: "failed", failures: k + 1, changedAt: attemptAt + d, retryAt: attemptAt + 2 * d };
+}
+
+/** The status of an operation at `now`. */
+export function operationStatus(op: OperationRecord, now: number): OperationStatus {
+  return phaseAt(op, now).status;
+}
+
+/** True while the operation has not reached its outcome (retried failures included). */
 export const isUnfinished = (op: OperationRecord, now: number): boolean => op.endAt > now;
 
-/** True when the operation ended `failed`. */
-export const hasFailed = (op: OperationRecord, now: number): boolean => op.endAt <= now && op.error !== undefined;
+/** True when the operation ended `failed`, `error` or `cancelled`. */
+export const hasFailed = (op: OperationRecord, now: number): boolean =>
+  op.endAt <= now && FAILURES.includes(outcomeOf(op));
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -127,21 +200,23 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * `running` or `scheduling`), even with a zero duration, as the real service answers.
  */
 export function renderOperation(op: OperationRecord, now: number, asCreated = false): Record<string, unknown> {
-  const status = asCreated ? op.initialStatus : operationStatus(op, now);
-  const changedAt = status === "scheduling" ? op.createdAt : status === "running" ? op.runAt : op.endAt;
-  const done = status === "finished" || status === "failed";
+  const phase: Phase = asCreated
+    ? { status: op.initialStatus, failures: 0, changedAt: op.createdAt }
+    : phaseAt(op, now);
+  const ended = now >= op.endAt && !asCreated;
   const out: Record<string, unknown> = {
     id: op.id,
     project_id: op.projectId,
     ...(op.branchId ? { branch_id: op.branchId } : {}),
     ...(op.endpointId ? { endpoint_id: op.endpointId } : {}),
     action: op.action,
-    status,
-    failures_count: status === "failed" ? 1 : 0,
+    status: phase.status,
+    failures_count: phase.failures,
     created_at: iso(op.createdAt),
-    updated_at: iso(asCreated ? op.createdAt : changedAt),
-    total_duration_ms: asCreated ? 0 : Math.max(0, (done ? op.endAt : now) - op.createdAt),
+    updated_at: iso(phase.changedAt),
+    total_duration_ms: asCreated ? 0 : Math.max(0, (ended ? op.endAt : now) - op.createdAt),
   };
-  if (status === "failed") out.error = op.error;
+  if (phase.failures > 0 && op.error !== undefined) out.error = op.error;
+  if (phase.retryAt !== undefined) out.retry_at = iso(phase.retryAt);
   return out;
 }

@@ -23,7 +23,7 @@ describe("RateLimiter", () => {
 });
 
 describe("rate limit over HTTP", () => {
-  it("answers 429 JSON over the route burst, and recovers as the clock moves", async () => {
+  it("answers 429 JSON over the route burst (no Retry-After, as the real service), and recovers", async () => {
     const em = await startEmulator({ manualClock: true });
     const c = new TestClient(em.baseUrl, em.apiKey);
     const statuses: number[] = [];
@@ -32,10 +32,21 @@ describe("rate limit over HTTP", () => {
     const limited = await c.get("/projects");
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ code: "", message: expect.any(String), request_id: expect.any(String) });
-    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(limited.headers["retry-after"]).toBeUndefined();
     expect((await c.get("/api_keys")).status).toBe(200);
     em.clock.advance(1_000);
     expect((await c.get("/projects")).status).toBe(200);
+    c.close();
+    await em.close();
+  });
+
+  it("retryAfter: true sends Retry-After (seconds until a retry can succeed)", async () => {
+    const em = await startEmulator({ manualClock: true, retryAfter: true });
+    const c = new TestClient(em.baseUrl, em.apiKey);
+    for (let i = 0; i < 40; i++) await c.get("/projects");
+    const limited = await c.get("/projects");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     c.close();
     await em.close();
   });

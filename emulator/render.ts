@@ -5,8 +5,11 @@ import type { Account, Branch, EndpointRecord, KeyRecord, Project } from "./type
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** A compute as the API shows it: every required field of the `Endpoint` schema, optional ones when known. */
-export function renderEndpoint(e: EndpointRecord): Record<string, unknown> {
+/**
+ * A compute as the API shows it: every required field of the `Endpoint` schema, optional ones when known.
+ * `pooler` false: without the deprecated `pooler_enabled` / `pooler_mode` (removed 2026-06-20, api.md).
+ */
+export function renderEndpoint(e: EndpointRecord, pooler = false): Record<string, unknown> {
   const { proxyHost } = regionHosts(e.regionId);
   const c = e.config;
   const out: Record<string, unknown> = {
@@ -20,8 +23,7 @@ export function renderEndpoint(e: EndpointRecord): Record<string, unknown> {
     type: e.type,
     current_state: e.currentState,
     settings: { pg_settings: { ...c.settings.pg_settings } },
-    pooler_enabled: c.pooler_enabled,
-    pooler_mode: c.pooler_mode,
+    ...(pooler ? { pooler_enabled: c.pooler_enabled, pooler_mode: c.pooler_mode } : {}),
     disabled: c.disabled,
     passwordless_access: c.passwordless_access,
     creation_source: e.creationSource,
@@ -81,7 +83,7 @@ export function renderBranch(b: Branch): Record<string, unknown> {
     creation_source: "console",
     primary: b.isDefault,
     default: b.isDefault,
-    protected: false,
+    protected: b.protected === true,
     cpu_used_sec: 0,
     compute_time_seconds: 0,
     active_time_seconds: 0,

@@ -1,3 +1,4 @@
+import type { ServiceBehaviours } from "./behaviours";
 import type { Clock } from "./clock";
 import type { Lifecycle } from "./lifecycle";
 import type { OperationEngine } from "./operations";
@@ -10,6 +11,7 @@ export interface AppState {
   ops: OperationEngine;
   lifecycle: Lifecycle;
   clock: Clock;
+  behaviours: ServiceBehaviours;
 }
 
 /** One authenticated request, already parsed; `now` is read once so a request sees one instant. */

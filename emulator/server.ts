@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { authenticate } from "./auth";
-import { ApiError, LOCKED_MESSAGE, notFound, methodNotAllowed, payloadTooLarge, tooManyRequests } from "./errors";
-import type { Fault, FaultInjector } from "./faults";
+import { ApiError, notFound, methodNotAllowed, payloadTooLarge, tooManyRequests } from "./errors";
+import { faultError, isErrorFault, PROXY_TIMEOUT, type Fault, type FaultInjector } from "./faults";
 import type { RateLimiter } from "./rate-limit";
 import { Router, type AppState, type Match, type Reply } from "./router";
 import { adminRoutes } from "./routes/admin";
@@ -32,7 +32,6 @@ export interface AppOptions {
 }
 
 const API_PREFIX = "/api/v2";
-const ERROR_STATUS: Record<string, number> = { "500": 500, "502": 502, "503": 503, "423": 423, "429": 429 };
 
 const apiRouter = new Router().add([
   ...apiKeyRoutes,
@@ -62,12 +61,6 @@ function errorReply(err: unknown, requestId: string, log?: (line: string) => voi
   }
   log?.(`internal error ${requestId}: ${err instanceof Error ? err.stack : String(err)}`);
   return { status: 500, body: { code: "", message: "internal server error", request_id: requestId } };
-}
-
-function injectedError(kind: string): ApiError {
-  if (kind === "423") return new ApiError(423, LOCKED_MESSAGE);
-  if (kind === "429") return tooManyRequests(1);
-  return new ApiError(ERROR_STATUS[kind], kind === "503" ? "service unavailable" : "internal server error");
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -174,20 +167,28 @@ class Exchange {
     const m = this.match;
     if (m.kind === "none") throw notFound(this.isApi ? "path" : "page");
     if (m.kind === "method") throw methodNotAllowed(m.allowed);
-    if (this.fault && this.fault.kind in ERROR_STATUS) throw injectedError(this.fault.kind);
+    const { retryAfter } = this.state.behaviours;
+    if (this.fault && isErrorFault(this.fault.kind)) throw faultError(this.fault.kind, retryAfter);
     const body = parseJson(buf);
     const now = this.state.clock.now();
     const { store } = this.state;
     const { account, key } = authenticate(store, this.req.headers.authorization, this.req.socket.remoteAddress, now);
     const wait = this.options.rateLimiter?.take(account.id, `${this.entry.method} ${m.route.pattern}`, now) ?? 0;
-    if (wait > 0) throw tooManyRequests(wait);
+    if (wait > 0) throw tooManyRequests(retryAfter ? wait : undefined);
     const params = decodeParams(m.params);
     const query = new URLSearchParams(this.query);
     return m.route.handler({ state: this.state, account, key, params, query, body, now });
   }
 
-  private send(reply: FullReply): void {
+  /** Ambiguous faults lose the response; 524 faults replace it (either way, after the route has run). */
+  private send(applied: FullReply): void {
     if (this.fault?.kind === "ambiguous") return this.destroy();
+    const reply = this.fault?.kind === "524" ? this.proxyTimeout() : applied;
+    if (reply.status === 204) {
+      this.res.writeHead(204, { "X-Request-ID": this.entry.requestId });
+      this.res.end();
+      return this.record(204);
+    }
     const text = JSON.stringify(reply.body);
     this.res.writeHead(reply.status, {
       "Content-Type": "application/json",
@@ -198,6 +199,10 @@ class Exchange {
     });
     this.res.end(text);
     this.record(reply.status);
+  }
+
+  private proxyTimeout(): FullReply {
+    return { status: 524, body: { code: "", message: PROXY_TIMEOUT, request_id: this.entry.requestId } };
   }
 
   /** The connection dies before any response byte: the client cannot know whether the change happened. */

@@ -1,5 +1,5 @@
 import { Agent, request } from "node:http";
-import { startEmulator, type Emulator } from "./index";
+import { startEmulator, type Emulator, type EmulatorOptions } from "./index";
 
 /** Test support (not a test): a tiny HTTP client over one kept-alive connection, so tests see real sockets. */
 
@@ -96,4 +96,30 @@ export function emulatorForTests(use: (em: Emulator, c: TestClient) => void, sco
     c?.close();
     await em?.close();
   });
+}
+
+/** An emulator of one test and a client on it. */
+export interface TestWorld {
+  em: Emulator;
+  c: TestClient;
+  pid: string;
+}
+
+/**
+ * For suites whose tests each start their emulator with their own options (a behaviour switched, a plan, a state
+ * file): `boot(options)` starts one (manual clock, no rate limit, `defaults`, then `options`); the latest one a
+ * test started is closed after it.
+ */
+export function emulatorPerTest(defaults: EmulatorOptions = {}): (options?: EmulatorOptions) => Promise<TestWorld> {
+  let open: TestWorld | undefined;
+  afterEach(async () => {
+    open?.c.close();
+    await open?.em.close();
+    open = undefined;
+  });
+  return async (options = {}) => {
+    const em = await startEmulator({ manualClock: true, rateLimit: false, ...defaults, ...options });
+    open = { em, c: new TestClient(em.baseUrl, em.apiKey), pid: em.projectId };
+    return open;
+  };
 }

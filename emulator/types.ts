@@ -3,9 +3,13 @@
  * Config fields of a compute keep the API's names so that validation, PATCH merging and rendering agree.
  */
 
+/** Billing plan of an account: Free limits sizes and fixes the autosuspend delay (see plans.ts). */
+export type Plan = "free" | "paid";
+
 export interface Account {
   id: string; // the user's uuid, shown as created_by of its keys
   name: string;
+  plan?: Plan; // absent: a paid plan
 }
 
 export interface KeyRecord {
@@ -37,6 +41,8 @@ export interface Branch {
   name: string;
   parentId?: string;
   isDefault: boolean;
+  protected?: boolean; // its computes cannot be deleted
+  readyAt?: number; // created through the API: compute creates answer 422 until then
   createdAt: number;
   updatedAt: number;
   seq: number;
@@ -77,7 +83,10 @@ export interface EndpointRecord {
   seq: number;
 }
 
-export type OperationStatus = "scheduling" | "running" | "finished" | "failed";
+export type OperationStatus = "scheduling" | "running" | "finished" | "failed" | "error" | "cancelled" | "skipped";
+
+/** How an operation ends (api.md, "Operation statuses"): `finished`/`skipped` done; the others failures. */
+export type OperationOutcome = "finished" | "skipped" | "failed" | "error" | "cancelled";
 
 export interface OperationRecord {
   id: string;
@@ -89,8 +98,11 @@ export interface OperationRecord {
   initialStatus: "scheduling" | "running";
   createdAt: number;
   runAt: number; // scheduling until then
-  endAt: number; // running until then; NEVER when stuck
-  error?: string; // set: the operation ends `failed` with this error
+  endAt: number; // running (or failing and being retried) until then; NEVER when stuck
+  error?: string; // the error its failures report; alone (no outcome), the operation ends `failed`
+  outcome?: OperationOutcome; // how it ends; absent: `finished` (or `failed` when `error` is set)
+  retries?: number; // failed attempts the service retries before the outcome (each `failed` with a retry_at)
+  attemptMs?: number; // service ms of one attempt and of the wait before its retry (set with retries)
 }
 
 /** An end time that never comes (a stuck operation), JSON-safe unlike Infinity. */
@@ -104,6 +116,7 @@ export interface FixtureAccount {
   id?: string;
   name?: string;
   apiKey?: string; // for the first account, options.apiKey wins
+  plan?: Plan; // "free": sizes up to 2 CU, autosuspend delay fixed; default paid
   projects?: FixtureProject[];
 }
 export interface FixtureProject {
@@ -117,6 +130,7 @@ export interface FixtureProject {
 export interface FixtureBranch {
   id?: string;
   name: string;
+  protected?: boolean;
   endpoints?: FixtureEndpoint[];
 }
 export interface FixtureEndpoint extends Partial<EndpointConfig> {

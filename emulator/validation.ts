@@ -76,8 +76,12 @@ export function branchId(field: string, v: unknown): string {
   return v;
 }
 
-/** The settable config fields present in `ep`, each checked; sizes are checked together by `resolveSizes`. */
-export function configFields(ep: Obj, prefix: string): Partial<EndpointConfig> {
+/**
+ * The settable config fields present in `ep`, each checked; sizes are checked together by `resolveSizes`.
+ * `pooler` false: the service no longer has `pooler_enabled` / `pooler_mode` (removed 2026-06-20), so they are
+ * unknown fields, ignored like any other (whether the real service refuses them is not documented: a guess).
+ */
+export function configFields(ep: Obj, prefix: string, pooler = true): Partial<EndpointConfig> {
   const out: Partial<EndpointConfig> = {};
   const f = (k: string): string => `${prefix}.${k}`;
   if (ep.autoscaling_limit_min_cu !== undefined)
@@ -87,8 +91,9 @@ export function configFields(ep: Obj, prefix: string): Partial<EndpointConfig> {
   if (ep.suspend_timeout_seconds !== undefined)
     out.suspend_timeout_seconds = suspendTimeout(f("suspend_timeout_seconds"), ep.suspend_timeout_seconds);
   if (ep.provisioner !== undefined) out.provisioner = oneOf(f("provisioner"), ep.provisioner, PROVISIONERS);
-  if (ep.pooler_enabled !== undefined) out.pooler_enabled = bool(f("pooler_enabled"), ep.pooler_enabled);
-  if (ep.pooler_mode !== undefined) out.pooler_mode = oneOf(f("pooler_mode"), ep.pooler_mode, ["transaction"]);
+  if (pooler && ep.pooler_enabled !== undefined) out.pooler_enabled = bool(f("pooler_enabled"), ep.pooler_enabled);
+  if (pooler && ep.pooler_mode !== undefined)
+    out.pooler_mode = oneOf(f("pooler_mode"), ep.pooler_mode, ["transaction"]);
   if (ep.disabled !== undefined) out.disabled = bool(f("disabled"), ep.disabled);
   if (ep.passwordless_access !== undefined)
     out.passwordless_access = bool(f("passwordless_access"), ep.passwordless_access);
@@ -124,6 +129,17 @@ export function resolveSizes(
   return { min, max };
 }
 
+/** `config` with its final sizes: the request's merged into `current` by `resolveSizes`. */
+export function applySizes(
+  config: EndpointConfig,
+  req: Partial<EndpointConfig>,
+  current: { min: number; max: number },
+  prefix: string,
+): EndpointConfig {
+  const sizes = resolveSizes({ min: req.autoscaling_limit_min_cu, max: req.autoscaling_limit_max_cu }, current, prefix);
+  return { ...config, autoscaling_limit_min_cu: sizes.min, autoscaling_limit_max_cu: sizes.max };
+}
+
 export interface EndpointCreate {
   branchId: string;
   type: EndpointType;
@@ -131,7 +147,7 @@ export interface EndpointCreate {
 }
 
 /** POST /projects/{id}/endpoints body: `{endpoint: {branch_id, type, ...}}`; region must be the project's. */
-export function parseEndpointCreate(body: unknown, projectRegion: string): EndpointCreate {
+export function parseEndpointCreate(body: unknown, projectRegion: string, pooler = true): EndpointCreate {
   const ep = requireObject(requireObject(body).endpoint, "endpoint");
   if (ep.branch_id === undefined) throw badRequest("endpoint.branch_id is required");
   if (ep.type === undefined) throw badRequest("endpoint.type is required; allowed values: read_write, read_only");
@@ -139,7 +155,8 @@ export function parseEndpointCreate(body: unknown, projectRegion: string): Endpo
   if (ep.region_id !== undefined && ep.region_id !== projectRegion) {
     throw badRequest(`endpoint.region_id: ${show(ep.region_id)} is not allowed; only the project's ${projectRegion}`);
   }
-  return { branchId: branchId("endpoint.branch_id", ep.branch_id), type, config: configFields(ep, "endpoint") };
+  const config = configFields(ep, "endpoint", pooler);
+  return { branchId: branchId("endpoint.branch_id", ep.branch_id), type, config };
 }
 
 export interface EndpointUpdate {
@@ -148,13 +165,17 @@ export interface EndpointUpdate {
 }
 
 /** PATCH body: `{endpoint: {...}}`, every field optional; type and region_id cannot change. */
-export function parseEndpointUpdate(body: unknown, current: { type: string; regionId: string }): EndpointUpdate {
+export function parseEndpointUpdate(
+  body: unknown,
+  current: { type: string; regionId: string },
+  pooler = true,
+): EndpointUpdate {
   const ep = requireObject(requireObject(body).endpoint, "endpoint");
   if (ep.type !== undefined && ep.type !== current.type) throw badRequest("endpoint.type cannot be changed");
   if (ep.region_id !== undefined && ep.region_id !== current.regionId) {
     throw badRequest("endpoint.region_id cannot be changed");
   }
-  const out: EndpointUpdate = { config: configFields(ep, "endpoint") };
+  const out: EndpointUpdate = { config: configFields(ep, "endpoint", pooler) };
   if (ep.branch_id !== undefined) out.branchId = branchId("endpoint.branch_id", ep.branch_id);
   return out;
 }

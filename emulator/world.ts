@@ -3,10 +3,11 @@ import { DEFAULT_PROJECT, loadFixture, seedAccount, type Seeded } from "./fixtur
 import { newApiKeySecret } from "./ids";
 import { readState } from "./persistence";
 import { Store } from "./store";
-import type { Fixture } from "./types";
+import type { Fixture, Plan } from "./types";
 
 export interface WorldOptions {
   apiKey?: string;
+  plan?: Plan; // of the first account (the console key's); a fixture's own plan is kept when this is absent
   manualClock?: boolean;
   timeScale?: number;
   stateFile?: string;
@@ -27,7 +28,8 @@ export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; 
     const store = new Store();
     const fixture = loadFixture(options.fixture);
     const now = clock.now();
-    const seeded = seedAccount(store, fixture.accounts[0], now, options.apiKey);
+    const first = options.plan ? { ...fixture.accounts[0], plan: options.plan } : fixture.accounts[0];
+    const seeded = seedAccount(store, first, now, options.apiKey);
     for (const a of fixture.accounts.slice(1)) seedAccount(store, a, now);
     return { store, clock, seeded };
   }
@@ -49,7 +51,7 @@ function consoleOf(store: Store, now: number, apiKey?: string): Seeded {
   return { accountId: account.id, apiKey: secret as string, projectId: projects[0]?.id ?? "" };
 }
 
-/** A second account with the default project, for isolation tests. */
-export function addAccount(store: Store, now: number): Seeded {
-  return seedAccount(store, { projects: [DEFAULT_PROJECT] }, now);
+/** A second account with the default project, for isolation tests (and plan tests: `plan: "free"`). */
+export function addAccount(store: Store, now: number, plan?: Plan): Seeded {
+  return seedAccount(store, { projects: [DEFAULT_PROJECT], ...(plan ? { plan } : {}) }, now);
 }

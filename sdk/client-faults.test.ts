@@ -27,7 +27,7 @@ const replicas = async () =>
   (await client.endpoints.listForBranch(projectId, branchId)).filter((e) => e.type === "read_only");
 
 describe("reads retry on anything transient", () => {
-  it.each(["500", "502", "503", "reset", "423", "429"] as const)(
+  it.each(["500", "502", "503", "524", "reset", "423", "429"] as const)(
     "GET after two %s faults: 3 requests",
     async (kind) => {
       const before = seen(emu, "GET", endpointsPath()).length;
@@ -75,15 +75,31 @@ describe("writes retry only where the service certainly did not act", () => {
     expect(endpoint.suspend_timeout_seconds).toBe(300);
     expect(seen(emu, "PATCH", path).map((r) => r.status)).toEqual([423, 423, 200]);
   });
-  it("honours Retry-After on a 429", async () => {
+  it("honours Retry-After on a 429 when the service sends one", async () => {
+    const withHeader = await start({ retryAfter: true });
+    const c = clientFor(withHeader);
+    const path = `/projects/${withHeader.projectId}/endpoints`;
+    const main = (await c.branches.list(withHeader.projectId)).find((b) => b.name === "main")!;
+    withHeader.faults.add({ method: "POST", path, kind: "429", times: 1 });
+    const started = Date.now();
+    const { endpoint } = await c.endpoints.create(withHeader.projectId, { branch_id: main.id, type: "read_only" });
+    expect(endpoint.type).toBe("read_only");
+    expect(seen(withHeader, "POST", path).map((r) => r.status)).toEqual([429, 201]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the emulator's 429 says Retry-After: 1
+    await withHeader.close();
+  });
+  it("backs off at least the floor on a 429 without Retry-After (the real service sends none)", async () => {
+    const floored = clientFor(emu, { retry: { baseDelayMs: 2, maxDelayMs: 50, rateLimitFloorMs: 300 } });
     const posts = seen(emu, "POST", endpointsPath()).length;
     emu.faults.add({ method: "POST", path: endpointsPath(), kind: "429", times: 1 });
     const started = Date.now();
-    const { endpoint } = await client.endpoints.create(projectId, { branch_id: branchId, type: "read_only" });
-    expect(endpoint.type).toBe("read_only");
-    const answered = seen(emu, "POST", endpointsPath()).slice(posts);
-    expect(answered.map((r) => r.status)).toEqual([429, 201]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the emulator's 429 says Retry-After: 1
+    await floored.endpoints.create(projectId, { branch_id: branchId, type: "read_only" });
+    expect(
+      seen(emu, "POST", endpointsPath())
+        .slice(posts)
+        .map((r) => r.status),
+    ).toEqual([429, 201]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 });
 
@@ -122,11 +138,29 @@ describe("a write whose outcome is unknown is ambiguous and never resent", () =>
     expect(seen(emu, "POST", "/api_keys")).toHaveLength(1);
     expect((await client.apiKeys.list()).length - before).toBe(1);
   });
-  it("an ambiguous delete is settled by reading back: gone → resolved", async () => {
+  it("an ambiguous delete is settled by reading back: gone → resolved once its operation is done", async () => {
     const [replica] = await replicas();
     const path = `${endpointsPath()}/${replica.id}`;
     emu.faults.add({ method: "DELETE", path, kind: "ambiguous", times: 1 });
-    await expect(client.endpoints.delete(projectId, replica.id)).resolves.toEqual({ operations: [] });
+    const { operations } = await client.endpoints.delete(projectId, replica.id);
+    expect(operations.map((o) => `${o.action}:${o.status}`)).toEqual(["suspend_compute:finished"]);
     expect(seen(emu, "DELETE", path)).toHaveLength(1);
   });
+  it.each(["POST", "PATCH"] as const)(
+    "a %s answered 524 (applied, proxy timed out) is ambiguous, sent once",
+    async (m) => {
+      const [replica] = await replicas();
+      const path = m === "POST" ? endpointsPath() : `${endpointsPath()}/${replica.id}`;
+      const sent = seen(emu, m, path).length;
+      emu.faults.add({ method: m, path, kind: "524", times: 1 });
+      const error = await rejection(
+        m === "POST"
+          ? client.endpoints.create(projectId, { branch_id: branchId, type: "read_only" })
+          : client.endpoints.update(projectId, replica.id, { suspend_timeout_seconds: 600 }),
+      );
+      expect(error).toMatchObject({ kind: "ambiguous", status: 524 });
+      expect(seen(emu, m, path).length - sent).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the applied change's operations end
+    },
+  );
 });

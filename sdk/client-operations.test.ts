@@ -36,7 +36,12 @@ describe("ten computes created in parallel in one project", () => {
       created.map((c) => client.endpoints.update(projectId, c.endpoint.id, { autoscaling_limit_max_cu: 2 })),
     );
     await Promise.all(created.map((c) => client.endpoints.restart(projectId, c.endpoint.id)));
-    await Promise.all(created.map((c) => client.endpoints.delete(projectId, c.endpoint.id)));
+    // each delete returns a running suspend_compute that locks the project: deletes wait for it, one at a time
+    const deleted = await Promise.all(created.map((c) => client.endpoints.delete(projectId, c.endpoint.id)));
+    expect(deleted.map((d) => d.operations.map((o) => `${o.action}:${o.status}`))).toEqual(
+      Array(10).fill(["suspend_compute:finished"]),
+    );
+    expect(emu.requests.filter((r) => r.method === "DELETE").map((r) => r.status)).toEqual(Array(10).fill(200));
 
     expect(emu.stats().byStatus["423"] ?? 0).toBe(0);
     expect(emu.requests.filter((r) => r.status === 423)).toEqual([]);
@@ -77,6 +82,43 @@ describe("operations that fail or never finish", () => {
     expect(error.message).toContain("out of capacity");
     const [compute] = await client.endpoints.listForBranch(emu.projectId, branchId);
     expect(error.resourceId).toBe(compute.id);
+  });
+
+  it("a failed operation the service retries is waited through: the change resolves once it finishes", async () => {
+    const client = clientFor(emu);
+    const branchId = await devBranch(client);
+    emu.operations.failNext({ action: "start_compute", status: "failed", retries: 2, error: "no capacity yet" });
+    const { operations } = await client.endpoints.create(emu.projectId, { branch_id: branchId, type: "read_write" });
+    expect(operations).toMatchObject([{ action: "start_compute", status: "finished", failures_count: 2 }]);
+    const polls = emu.requests.filter((r) => r.path.includes("/operations/")).length;
+    expect(polls).toBeGreaterThan(1);
+  });
+
+  it.each(["error", "cancelled"] as const)(
+    "an operation that ends %s is operation_failed at once, naming action, id and error",
+    async (status) => {
+      const client = clientFor(emu);
+      const branchId = await devBranch(client);
+      emu.operations.failNext({ action: "start_compute", status, error: `injected ${status}` });
+      const error = await rejection(
+        client.endpoints.create(emu.projectId, { branch_id: branchId, type: "read_write" }),
+      );
+      expect(error).toMatchObject({ kind: "operation_failed", operation: { action: "start_compute", status } });
+      const id = (error.operation as { id: string }).id;
+      const suffix = `(id: ${String(error.resourceId)})`;
+      expect(error.message).toBe(`operation start_compute ${id} ended ${status}: injected ${status} ${suffix}`);
+    },
+  );
+
+  it("a failed operation retried beyond the wait's budget ends wait_timeout naming its failures and error", async () => {
+    const client = clientFor(emu, { wait: { timeoutMs: 300, initialIntervalMs: 5, maxIntervalMs: 25 } });
+    const branchId = await devBranch(client);
+    emu.operations.failNext({ action: "start_compute", retries: Infinity, error: "zone unavailable" });
+    const error = await rejection(client.endpoints.create(emu.projectId, { branch_id: branchId, type: "read_write" }));
+    expect(error).toMatchObject({ kind: "wait_timeout", operation: { action: "start_compute", status: "failed" } });
+    expect(error.message).toMatch(
+      /still pending: start_compute \S+ \(failed \d+ times, next retry at .+: zone unavailable\)/,
+    );
   });
 
   it("a stuck operation ends in wait_timeout naming what is pending, with the compute's id", async () => {

@@ -39,7 +39,7 @@ describe("NeonError rendering", () => {
     expect(renderMessage({ kind: "config", message: "No key" })).toBe("No key");
   });
   it("maps statuses to kinds", () => {
-    expect([401, 403, 404, 409, 400, 422, 423, 429, 500, 503].map(kindForStatus)).toEqual([
+    expect([401, 403, 404, 409, 400, 422, 423, 429, 500, 503].map((s) => kindForStatus(s))).toEqual([
       "auth",
       "auth",
       "not_found",
@@ -51,6 +51,12 @@ describe("NeonError rendering", () => {
       "server",
       "server",
     ]);
+  });
+  it("maps a 422 `branch not ready yet` to not_ready, other 422s to validation", () => {
+    expect(kindForStatus(422, "branch not ready yet")).toBe("not_ready");
+    expect(kindForStatus(422, "Branch not ready yet, retry later")).toBe("not_ready");
+    expect(kindForStatus(422, "endpoint ep-x is idle: restart works only on an active compute")).toBe("validation");
+    expect(kindForStatus(400, "branch not ready yet")).toBe("validation");
   });
   it("with() keeps the facts and re-renders", () => {
     const error = new NeonError({ kind: "server", status: 500, message: "boom", method: "GET", path: "/x" });

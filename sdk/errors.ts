@@ -17,6 +17,7 @@ export type NeonErrorKind =
   | "validation"
   | "locked"
   | "rate_limit"
+  | "not_ready"
   | "server"
   | "network"
   | "ambiguous"
@@ -139,8 +140,17 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out.replace(/Bearer\s+[^\s"',)]+/gi, "Bearer [REDACTED]");
 }
 
-/** The error kind an HTTP status means. */
-export function kindForStatus(status: number): NeonErrorKind {
+/**
+ * Refusals that pass with time, by status and message: kind `not_ready`, retried even for writes since the
+ * service did not act (api.md, "Transient errors": `422 branch not ready yet` right after a branch is created).
+ */
+export const NOT_READY: readonly { status: number; message: RegExp }[] = [
+  { status: 422, message: /branch not ready/i },
+];
+
+/** The error kind an HTTP status (and, for the `NOT_READY` refusals, its message) means. */
+export function kindForStatus(status: number, message = ""): NeonErrorKind {
+  if (NOT_READY.some((r) => r.status === status && r.message.test(message))) return "not_ready";
   if (status === 401 || status === 403) return "auth";
   if (status === 404) return "not_found";
   if (status === 409) return "conflict";
@@ -176,7 +186,7 @@ export function fromAxiosError(error: unknown, ctx: RequestContext): NeonError {
     const requestId = body.requestId || headerString(headers, "x-request-id") || ctx.requestId;
     const message = ctx.scrub(body.message || `${status} with no message`);
     const retryAfter = headerString(headers, "retry-after");
-    const kind = kindForStatus(status);
+    const kind = kindForStatus(status, message);
     return new NeonError({ ...base, kind, status, code: body.code, requestId, message, retryAfter });
   }
   if (error.code === "ERR_CANCELED") {

@@ -9,9 +9,17 @@ export {
   ConfigSource,
   ResolvedConfig,
 } from "./config";
-export { NeonError, NeonErrorKind, NeonErrorInit, OperationFacts } from "./errors";
-export { RetryPolicy, DEFAULT_RETRY_POLICY, isRetryable, isOutcomeUnknown, backoffMs, parseRetryAfter } from "./retry";
-export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations, isDone, isFailed } from "./wait";
+export { NeonError, NeonErrorKind, NeonErrorInit, OperationFacts, NOT_READY } from "./errors";
+export {
+  RetryPolicy,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  isOutcomeUnknown,
+  backoffMs,
+  parseRetryAfter,
+  waitBeforeRetryMs,
+} from "./retry";
+export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations, isDone, isFailed, isRetrying } from "./wait";
 export { RateLimitOptions, DEFAULT_RATE_LIMIT } from "./rate-limit";
 export { ProjectQuery } from "./paging";
 export { EndpointWithOperations, EndpointDeleted } from "./resources/endpoints";

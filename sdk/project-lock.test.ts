@@ -1,5 +1,5 @@
 import { NeonError } from "./errors";
-import { mutateProject, runExclusive, runShared } from "./project-lock";
+import { mutateProject, runExclusive } from "./project-lock";
 import { Operation } from "./schemas";
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
@@ -93,43 +93,5 @@ describe("mutateProject", () => {
       () => undefined,
     );
     expect(events).toEqual(["wait o1", "wait o1", "wait o2"]);
-  });
-});
-
-describe("runShared", () => {
-  it("runs shared mutations side by side, but never beside an exclusive one", async () => {
-    const events: string[] = [];
-    const job = (name: string) => async () => {
-      events.push(`start ${name}`);
-      await tick(10);
-      events.push(`end ${name}`);
-    };
-    const none = async () => undefined;
-    await Promise.all([
-      runExclusive("a:shared", job("create")),
-      runShared("a:shared", none, job("delete 1")),
-      runShared("a:shared", none, job("delete 2")),
-      runExclusive("a:shared", job("patch")),
-    ]);
-    expect(events).toEqual([
-      "start create",
-      "end create",
-      "start delete 1",
-      "start delete 2",
-      "end delete 1",
-      "end delete 2",
-      "start patch",
-      "end patch",
-    ]);
-  });
-
-  it("drains the project's leftover operations once per group, before any member is sent", async () => {
-    const order: string[] = [];
-    const prepare = async () => {
-      order.push("drain");
-      await tick();
-    };
-    await Promise.all([1, 2].map((n) => runShared("a:drain", prepare, async () => void order.push(`delete ${n}`))));
-    expect(order).toEqual(["drain", "delete 1", "delete 2"]);
   });
 });

@@ -17,15 +17,6 @@ interface ProjectState {
   queued: number;
   /** Operations returned by the last mutation that were not seen done (its wait failed or timed out). */
   pending: Operation[];
-  /** Shared mutations queued together since the last exclusive one: they run side by side. */
-  group?: SharedGroup;
-}
-
-interface SharedGroup {
-  /** Resolves when the group may start: everything before it settled, leftovers drained. */
-  ready: Promise<void>;
-  /** One promise per member, resolved when it settles. */
-  members: Promise<void>[];
 }
 
 const projects = new Map<string, ProjectState>();
@@ -45,37 +36,11 @@ function settle(key: string, state: ProjectState): void {
 /** Runs `fn` when every earlier `fn` of the same key has settled (FIFO). */
 export async function runExclusive<T>(key: string, fn: (state: ProjectState) => Promise<T>): Promise<T> {
   const state = stateOf(key);
-  state.group = undefined;
   const previous = state.tail;
   let release!: () => void;
   state.tail = new Promise<void>((resolve) => (release = resolve));
   try {
     await previous;
-    return await fn(state);
-  } finally {
-    settle(key, state);
-    release();
-  }
-}
-
-/**
- * Runs `fn` beside the other shared mutations queued with it (a group), after everything queued before the
- * group settled and `prepare` ran once for the group; the next exclusive mutation waits for the whole group.
- * For changes that start no operations (a compute's delete): they cannot lock the project for each other.
- */
-export async function runShared<T>(
-  key: string,
-  prepare: (state: ProjectState) => Promise<void>,
-  fn: (state: ProjectState) => Promise<T>,
-): Promise<T> {
-  const state = stateOf(key);
-  const group = state.group ?? { ready: state.tail.then(() => prepare(state)), members: [] };
-  state.group = group;
-  let release!: () => void;
-  group.members.push(new Promise<void>((resolve) => (release = resolve)));
-  state.tail = Promise.all([group.ready.catch(() => undefined), ...group.members]).then(() => undefined);
-  try {
-    await group.ready;
     return await fn(state);
   } finally {
     settle(key, state);
@@ -114,27 +79,6 @@ export function mutateProject<R extends MutationResult>(
       throw withResource(error, resourceIdOf(result));
     }
   });
-}
-
-/**
- * A mutation that starts no operations (per the service: a compute's delete), run beside others of its kind
- * under the project's lock: sent once the project's earlier operations finished; waits for any operations it
- * unexpectedly returns before the next exclusive mutation may start.
- */
-export function mutateProjectShared<R extends MutationResult>(
-  key: string,
-  wait: OperationWaiter,
-  send: () => Promise<R>,
-): Promise<R> {
-  return runShared(
-    key,
-    (state) => drainLeftovers(state, wait),
-    async () => {
-      const result = await send();
-      if (result.operations.length === 0) return result;
-      return { ...result, operations: await wait(result.operations) };
-    },
-  );
 }
 
 /**

@@ -5,10 +5,12 @@ import {
   finalError,
   isOutcomeUnknown,
   isRetryable,
+  budgetError,
   nextDelayMs,
   parseRetryAfter,
   RetryPolicy,
   sleep,
+  waitBeforeRetryMs,
   withRetry,
 } from "./retry";
 
@@ -28,6 +30,8 @@ describe("isRetryable: reads retry on anything transient, writes only where the 
     ["DNS failure (never sent)", net("ENOTFOUND"), true, true],
     ["connection reset (maybe sent)", net("ECONNRESET"), true, false],
     ["timeout (maybe sent)", net("ETIMEDOUT"), true, false],
+    ["422 branch not ready yet (the service did not act)", http(422, "not_ready"), true, true],
+    ["422 other", http(422, "validation"), false, false],
     ["400", http(400, "validation"), false, false],
     ["401", http(401, "auth"), false, false],
     ["404", http(404, "not_found"), false, false],
@@ -80,7 +84,13 @@ describe("isOutcomeUnknown / finalError: a write that may have happened is ambig
 });
 
 describe("backoffMs: exponential with full jitter and a cap", () => {
-  const policy: RetryPolicy = { maxAttempts: 10, baseDelayMs: 100, maxDelayMs: 1000, maxTotalMs: 10_000 };
+  const policy: RetryPolicy = {
+    maxAttempts: 10,
+    baseDelayMs: 100,
+    maxDelayMs: 1000,
+    maxTotalMs: 10_000,
+    rateLimitFloorMs: 500,
+  };
   it("doubles the ceiling per attempt", () => {
     const top = () => 0.999999;
     expect([1, 2, 3, 4].map((a) => backoffMs(a, policy, top))).toEqual([99, 199, 399, 799]);
@@ -111,7 +121,13 @@ describe("parseRetryAfter", () => {
 });
 
 describe("nextDelayMs: caps on attempts and on total time; Retry-After honoured", () => {
-  const policy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, maxTotalMs: 5000 };
+  const policy: RetryPolicy = {
+    maxAttempts: 3,
+    baseDelayMs: 100,
+    maxDelayMs: 1000,
+    maxTotalMs: 5000,
+    rateLimitFloorMs: 500,
+  };
   const locked = http(423, "locked");
   it("gives up at the attempt cap", () => {
     expect(nextDelayMs("GET", locked, 2, 0, policy, () => 0.5, 0)).toBe(100);
@@ -131,6 +147,70 @@ describe("nextDelayMs: caps on attempts and on total time; Retry-After honoured"
   });
 });
 
+describe("the default budget ends by time, not by a count of attempts", () => {
+  const locked = http(423, "locked");
+  /** The attempts and seconds the default policy spends on a failure that never passes, for a fixed jitter draw. */
+  const spend = (draw: number): { attempts: number; seconds: number } => {
+    let elapsed = 0;
+    for (let attempt = 1; ; attempt++) {
+      const delay = nextDelayMs("POST", locked, attempt, elapsed, DEFAULT_RETRY_POLICY, () => draw, 0);
+      if (delay === undefined) return { attempts: attempt, seconds: elapsed / 1000 };
+      elapsed += delay;
+    }
+  };
+  it.each([
+    // [jitter draw, the budget is spent to within one capped backoff]
+    [0.5, 110],
+    [0.9, 110],
+    [0.999, 110],
+  ])(
+    "with jitter %s, retries run until the 120 s budget (> %s s), far beyond the old 10 attempts (~23 s)",
+    (draw, s) => {
+      const { attempts, seconds } = spend(draw);
+      expect(seconds).toBeGreaterThan(s);
+      expect(seconds).toBeLessThanOrEqual(120);
+      expect(attempts).toBeGreaterThan(10);
+      expect(attempts).toBeLessThan(DEFAULT_RETRY_POLICY.maxAttempts); // the cap is only a safety net
+    },
+  );
+  it("no single backoff exceeds the cap", () => {
+    for (let a = 1; a < 50; a++) expect(backoffMs(a, DEFAULT_RETRY_POLICY, () => 0.999999)).toBeLessThan(10_000);
+  });
+});
+
+describe("waitBeforeRetryMs: a 429 without Retry-After waits at least the floor, then backs off above it", () => {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1000, rateLimitFloorMs: 1000 };
+  const limited = http(429, "rate_limit");
+  it.each([
+    // [name, error, attempt, jitter draw, expected ms]
+    ["429, no Retry-After, jitter 0: the floor", limited, 1, 0, 1000],
+    ["429, no Retry-After, attempt 3: floor + backoff", limited, 3, 0.5, 1200],
+    ["429, no Retry-After, late attempt: floor + capped backoff", limited, 20, 0.999999, 1999],
+    ["429 with Retry-After 3: honoured", limited.with({ retryAfter: "3" }), 1, 0, 3000],
+    ["429 with Retry-After 0: the backoff (no floor)", limited.with({ retryAfter: "0" }), 2, 0.5, 100],
+    ["423: the jittered backoff only", http(423, "locked"), 1, 0, 0],
+    ["503: the jittered backoff only", http(503, "server"), 2, 0.5, 100],
+  ])("%s", (_name, error, attempt, draw, expected) => {
+    expect(waitBeforeRetryMs(error, attempt, policy, () => draw, 0)).toBe(expected);
+  });
+});
+
+describe("budgetError: what persisted and for how long", () => {
+  const error = http(423, "locked").with({ path: "/projects/p-1/endpoints" });
+  it("names the lock, the attempts, the seconds and the budget, keeping kind and status", () => {
+    const out = budgetError(error, 17, 118_234, DEFAULT_RETRY_POLICY);
+    expect(out).toMatchObject({ kind: "locked", status: 423 });
+    expect(out.message).toBe(
+      "HTTP 423: m; the project stayed locked: gave up after 17 attempts over 118.2 s (retry budget 120 s) (X /projects/p-1/endpoints)",
+    );
+  });
+  it.each([
+    [http(429, "rate_limit"), "the rate limit stayed exhausted"],
+    [http(422, "not_ready"), "the branch stayed not ready"],
+    [http(503, "server"), "the failure persisted"],
+  ])("%s", (e, phrase) => expect(budgetError(e, 2, 1000, DEFAULT_RETRY_POLICY).message).toContain(phrase));
+});
+
 describe("withRetry", () => {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 1, maxDelayMs: 2 };
   it("retries a retryable failure and returns the success", async () => {
@@ -141,6 +221,17 @@ describe("withRetry", () => {
       return "ok";
     });
     expect([result, calls]).toEqual(["ok", 3]);
+  });
+  it("resends a write refused with 422 branch not ready yet, and ends with the budget's error", async () => {
+    let calls = 0;
+    const tight = { ...policy, maxTotalMs: 30 };
+    const run = withRetry({ method: "POST", policy: tight, random: () => 0.5 }, async () => {
+      calls += 1;
+      throw http(422, "not_ready");
+    });
+    await expect(run).rejects.toMatchObject({ kind: "not_ready", status: 422 });
+    await expect(run).rejects.toThrow(/the branch stayed not ready: gave up after \d+ attempts/);
+    expect(calls).toBeGreaterThan(1);
   });
   it("sends a write with an unknown outcome once and reports it ambiguous", async () => {
     let calls = 0;

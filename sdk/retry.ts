@@ -6,28 +6,43 @@
  *   or a second key nobody saw. Writes are retried only when the service certainly did not act (423, 429, 503, a
  *   connection refused before sending); any other failure after sending is `ambiguous` and never resent.
  * - Fixed intervals (peers: 1 s x 120, 3 s x 5) hammer a locked project in lockstep; full jitter spreads clients.
+ * - A budget of attempts ends by luck, not by time: 10 attempts of capped, jittered backoff spent ~23 s, so a project
+ *   locked by someone else for a minute failed the step long before the 2-minute budget. Retries end by time;
+ *   the attempt cap is only a safety net far above what the time allows.
+ * - A 429 without `Retry-After` (the real service documents none) means a per-second or per-minute window is
+ *   full: an immediate jittered retry (full jitter may draw 0 ms) meets the same full window. Wait at least a
+ *   floor, then back off exponentially above it.
  */
 import { NeonError } from "./errors";
 
 /** How hard to try. Every number is a cap, so a hopeless request ends in bounded time. */
 export interface RetryPolicy {
-  /** Total attempts, the first one included. */
+  /** Total attempts, the first one included: a safety net only; the budget is `maxTotalMs`. */
   maxAttempts: number;
   /** Backoff of the first retry before jitter; doubles per attempt. */
   baseDelayMs: number;
   /** Cap of one backoff. */
   maxDelayMs: number;
-  /** No retry is scheduled whose wait would end later than this after the first attempt started. */
+  /** The budget: no retry is scheduled whose wait would end later than this after the first attempt started. */
   maxTotalMs: number;
+  /** The least wait after a 429 without `Retry-After` (a full per-second window empties within a second). */
+  rateLimitFloorMs: number;
 }
 
-/** Defaults close to Neon's own SDK (250 ms base, 10 s cap), with a 2-minute budget for a project someone locks. */
+/**
+ * Defaults close to Neon's own SDK (250 ms base, 10 s cap), with a 2-minute budget for a project someone locks;
+ * 1000 attempts would take hours at the capped backoff, so only the budget ends a retry loop.
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 10,
+  maxAttempts: 1000,
   baseDelayMs: 250,
   maxDelayMs: 10_000,
   maxTotalMs: 120_000,
+  rateLimitFloorMs: 1_000,
 };
+
+/** Kinds worth a retry: transient, or (`not_ready`, errors.ts `NOT_READY`) a refusal that passes with time. */
+const RETRY_KINDS = new Set(["network", "locked", "rate_limit", "server", "not_ready"]);
 
 /** Methods whose replay can change nothing. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -48,7 +63,8 @@ export function wasNotSent(error: NeonError): boolean {
 
 /** Whether replaying the request after this failure is safe and may help. Prevents duplicate writes. */
 export function isRetryable(method: string, error: NeonError): boolean {
-  if (!["network", "locked", "rate_limit", "server"].includes(error.kind)) return false;
+  if (!RETRY_KINDS.has(error.kind)) return false;
+  if (error.kind === "not_ready") return true; // the service refused: it certainly did not act
   if (isSafeMethod(method)) return error.status === undefined || isRetryableReadStatus(error.status);
   if (error.status !== undefined) return WRITE_RETRY_STATUSES.has(error.status);
   return wasNotSent(error);
@@ -99,9 +115,44 @@ export function nextDelayMs(
   now: number,
 ): number | undefined {
   if (!isRetryable(method, error) || attempt >= policy.maxAttempts) return undefined;
-  const requested = parseRetryAfter(error.retryAfter, now) ?? 0;
-  const delay = Math.max(backoffMs(attempt, policy, random), requested);
+  const delay = waitBeforeRetryMs(error, attempt, policy, random, now);
   return elapsedMs + delay > policy.maxTotalMs ? undefined : delay;
+}
+
+/**
+ * The wait before retry `attempt`: at least `Retry-After` when the service sent one; after a 429 without it, the
+ * floor plus the jittered backoff; otherwise the jittered backoff. Pure.
+ */
+export function waitBeforeRetryMs(
+  error: NeonError,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number,
+  now: number,
+): number {
+  const backoff = backoffMs(attempt, policy, random);
+  const requested = parseRetryAfter(error.retryAfter, now);
+  if (requested !== undefined) return Math.max(backoff, requested);
+  return error.status === 429 ? policy.rateLimitFloorMs + backoff : backoff;
+}
+
+/** What a failure that outlasted the retry budget was waiting for, for its message. */
+function stillFailing(error: NeonError): string {
+  if (error.kind === "locked") return "the project stayed locked";
+  if (error.kind === "rate_limit") return "the rate limit stayed exhausted";
+  if (error.kind === "not_ready") return "the branch stayed not ready";
+  return "the failure persisted";
+}
+
+/**
+ * The error of a request whose retries ended (by the budget or the safety net): it says what persisted and for
+ * how long it was retried, so a user knows it was not a one-off (and what to wait for).
+ */
+export function budgetError(error: NeonError, attempts: number, elapsedMs: number, policy: RetryPolicy): NeonError {
+  const seconds = (elapsedMs / 1000).toFixed(1);
+  const budget = `retry budget ${Number((policy.maxTotalMs / 1000).toFixed(1))} s`;
+  const message = `${error.apiMessage}; ${stillFailing(error)}: gave up after ${attempts} attempts over ${seconds} s (${budget})`;
+  return error.with({ message });
 }
 
 /** The error a caller gets once retrying stopped: writes with an unknown outcome become `ambiguous`. */
@@ -129,11 +180,17 @@ export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promis
       const error = thrown as NeonError;
       const now = Date.now();
       const delay = nextDelayMs(run.method, error, n, now - started, run.policy, run.random, now);
-      if (delay === undefined) throw finalError(run.method, error);
+      if (delay === undefined) throw gaveUp(run, error, n, now - started);
       run.onRetry?.(error, n, delay);
       await sleep(delay, run.signal);
     }
   }
+}
+
+/** The error thrown when retrying stopped: ambiguous writes as such, retried failures with their budget. */
+function gaveUp(run: RetryRun, error: NeonError, attempts: number, elapsedMs: number): NeonError {
+  if (attempts > 1 && isRetryable(run.method, error)) return budgetError(error, attempts, elapsedMs, run.policy);
+  return finalError(run.method, error);
 }
 
 /** Throws NeonError kind `cancelled` when the signal has fired. */

@@ -63,6 +63,30 @@ describe("schemas tolerate what the service adds", () => {
     };
     expect(ApiKeyList.parse([item])).toHaveLength(1);
   });
+  it.each([
+    ["pooler_enabled"],
+    ["pooler_mode"],
+    ["proxy_host"],
+    ["provisioner"],
+    ["creation_source"],
+    ["passwordless_access"],
+    ["updated_at"],
+  ])("accepts a compute without the deprecated or unused field %s", (field) => {
+    const endpoint: Record<string, unknown> = { ...sampleEndpoint };
+    delete endpoint[field];
+    expect(Endpoint.parse(endpoint).id).toBe(sampleEndpoint.id);
+  });
+  it.each([["host"], ["id"], ["branch_id"], ["type"], ["autoscaling_limit_min_cu"], ["created_at"], ["disabled"]])(
+    "still requires %s, which the client and the provider act on",
+    (field) => {
+      const endpoint: Record<string, unknown> = { ...sampleEndpoint };
+      delete endpoint[field];
+      expect(Endpoint.safeParse(endpoint).success).toBe(false);
+    },
+  );
+  it("accepts an operation with only id, action and status", () => {
+    expect(Operation.parse({ id: "o", action: "start_compute", status: "running" }).status).toBe("running");
+  });
   it("accepts a projects page without pagination", () => {
     expect(ProjectsPage.parse({ projects: [] }).projects).toEqual([]);
   });

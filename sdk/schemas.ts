@@ -5,6 +5,11 @@
  *
  * Open-ended strings (states, actions, statuses, provisioners) are plain strings: the service adds values, and an
  * unknown operation status must mean "keep waiting", not "crash".
+ *
+ * Required are only the fields the client and the provider act on (ids, names, sizes, states, timestamps they
+ * compare); deprecated or unused ones are optional (`pooler_enabled` and `pooler_mode` were removed on 2026-06-20,
+ * api.md), so a field the service drops cannot break a call. A rule learned from it: a write whose response fails
+ * here may still have been applied, so it is `ambiguous` (transport.ts), never a plain failure.
  */
 import { z } from "zod";
 import { NeonError } from "./errors";
@@ -27,9 +32,9 @@ export type ApiKeyCreateRequest = z.infer<typeof ApiKeyCreateRequest>;
 export const ApiKeyCreated = z.object({
   id: z.number().int(),
   key: z.string(),
-  name: z.string(),
-  created_at: timestamp,
-  created_by: z.string(),
+  name: z.string().optional(),
+  created_at: timestamp.optional(),
+  created_by: z.string().optional(),
 });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
 
@@ -39,21 +44,21 @@ export const ApiKey = z.object({
   id: z.number().int(),
   name: z.string(),
   created_at: timestamp,
-  created_by: ApiKeyCreator,
+  created_by: ApiKeyCreator.optional(),
   last_used_at: timestamp.nullable().optional(),
-  last_used_from_addr: z.string(),
+  last_used_from_addr: z.string().optional(),
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 export const ApiKeyList = z.array(ApiKey);
 
 export const ApiKeyRevoked = z.object({
   id: z.number().int(),
-  name: z.string(),
-  created_at: timestamp,
-  created_by: z.string(),
+  name: z.string().optional(),
+  created_at: timestamp.optional(),
+  created_by: z.string().optional(),
   last_used_at: timestamp.nullable().optional(),
-  last_used_from_addr: z.string(),
-  revoked: z.boolean(),
+  last_used_from_addr: z.string().optional(),
+  revoked: z.boolean().optional(),
 });
 export type ApiKeyRevoked = z.infer<typeof ApiKeyRevoked>;
 
@@ -67,13 +72,13 @@ export const Project = z.object({
   provisioner: z.string(),
   pg_version: z.number().int(),
   proxy_host: z.string(),
-  active_time: z.number(),
-  cpu_used_sec: z.number(),
-  branch_logical_size_limit: z.number(),
-  branch_logical_size_limit_bytes: z.number(),
-  store_passwords: z.boolean(),
-  creation_source: z.string(),
-  owner_id: z.string(),
+  active_time: z.number().optional(),
+  cpu_used_sec: z.number().optional(),
+  branch_logical_size_limit: z.number().optional(),
+  branch_logical_size_limit_bytes: z.number().optional(),
+  store_passwords: z.boolean().optional(),
+  creation_source: z.string().optional(),
+  owner_id: z.string().optional(),
   created_at: timestamp,
   updated_at: timestamp,
   org_id: z.string().optional(),
@@ -95,17 +100,18 @@ export type ProjectsPage = z.infer<typeof ProjectsPage>;
 
 export const Operation = z.object({
   id: z.string(),
-  project_id: z.string(),
+  project_id: z.string().optional(),
   branch_id: z.string().optional(),
   endpoint_id: z.string().optional(),
   action: z.string(),
   status: z.string(),
   error: z.string().optional(),
-  failures_count: z.number().int(),
+  failures_count: z.number().int().optional(),
+  /** Set on a `failed` operation the service will retry: when (later than `updated_at`); see wait.ts. */
   retry_at: timestamp.optional(),
-  created_at: timestamp,
-  updated_at: timestamp,
-  total_duration_ms: z.number(),
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
+  total_duration_ms: z.number().optional(),
 });
 export type Operation = z.infer<typeof Operation>;
 
@@ -133,16 +139,19 @@ export const Endpoint = z.object({
   current_state: z.string(),
   pending_state: z.string().optional(),
   settings: EndpointSettings,
-  pooler_enabled: z.boolean(),
-  pooler_mode: z.string(),
+  /** Deprecated, removed 2026-06-20 (api.md): absent from the real service's responses. */
+  pooler_enabled: z.boolean().optional(),
+  /** Deprecated, removed 2026-06-20 (api.md): absent from the real service's responses. */
+  pooler_mode: z.string().optional(),
   disabled: z.boolean(),
-  passwordless_access: z.boolean(),
-  creation_source: z.string(),
+  passwordless_access: z.boolean().optional(),
+  creation_source: z.string().optional(),
   created_at: timestamp,
-  updated_at: timestamp,
-  proxy_host: z.string(),
+  updated_at: timestamp.optional(),
+  /** Deprecated in the official spec ("use host"). */
+  proxy_host: z.string().optional(),
   suspend_timeout_seconds: z.number().int(),
-  provisioner: z.string(),
+  provisioner: z.string().optional(),
   name: z.string().optional(),
   last_active: timestamp.optional(),
   started_at: timestamp.optional(),

@@ -7,7 +7,7 @@ import { randomUUID } from "crypto";
 import { z } from "zod";
 import { fromAxiosError, NeonError, redact } from "./errors";
 import { RateLimiter } from "./rate-limit";
-import { isRetryable, RetryPolicy, withRetry } from "./retry";
+import { isRetryable, isSafeMethod, RetryPolicy, withRetry } from "./retry";
 import { parseResponse } from "./schemas";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -71,15 +71,20 @@ export class Transport {
       (attempt) => this.attempt(spec, attempt),
     );
     if (response.status === 204 || response.data === "" || response.data === undefined) return undefined;
-    return parseResponse(spec.schema, response.data, { method: spec.method, path: spec.path, requestId });
+    try {
+      return parseResponse(spec.schema, response.data, { method: spec.method, path: spec.path, requestId });
+    } catch (error) {
+      throw shapeAfterWrite(error, spec.method, response.data);
+    }
   }
 
-  /** Sends with retries and validates the body; an empty body is a `response_shape` error. */
+  /** Sends with retries and validates the body; an empty body is a `response_shape` error (`ambiguous` for a write). */
   async request<T>(spec: RequestSpec<T>): Promise<T> {
     const result = await this.requestOptional(spec);
     if (result === undefined) {
       const message = "response does not match the expected shape: empty body";
-      throw new NeonError({ kind: "response_shape", message, method: spec.method, path: spec.path });
+      const error = new NeonError({ kind: "response_shape", message, method: spec.method, path: spec.path });
+      throw shapeAfterWrite(error, spec.method, undefined);
     }
     return result;
   }
@@ -147,6 +152,29 @@ export class Transport {
       // a broken logger must not break a request
     }
   }
+}
+
+/**
+ * A write whose 2xx response does not match its schema was most likely applied (the service answered success):
+ * reporting it as a plain failure would orphan what it created. It becomes `ambiguous`, to be settled by reading
+ * back, carrying the id the body shows, if any. A read stays `response_shape`.
+ */
+export function shapeAfterWrite(error: unknown, method: string, body: unknown): unknown {
+  if (!(error instanceof NeonError) || error.kind !== "response_shape" || isSafeMethod(method)) return error;
+  const message =
+    `the outcome of ${error.method} ${error.path} is unknown: the service answered success, but ${error.apiMessage}; ` +
+    `it was not resent: read back before retrying`;
+  return error.with({ kind: "ambiguous", message, retryable: false, resourceId: idIn(body) });
+}
+
+/** The id of the object a write's response shows (`{endpoint: {id}}`, `{branch: {id}}`, `{id}`), if any. */
+function idIn(body: unknown): string | undefined {
+  const record = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  for (const candidate of [record.endpoint, record.branch, record]) {
+    const id = candidate && typeof candidate === "object" ? (candidate as Record<string, unknown>).id : undefined;
+    if (typeof id === "string" || typeof id === "number") return String(id);
+  }
+  return undefined;
 }
 
 function describe(error: NeonError): string {

@@ -5,6 +5,7 @@ import {
   DurationModel,
   isDone,
   isFailed,
+  isRetrying,
   nextIntervalMs,
   PollSchedule,
   shapeOf,
@@ -44,6 +45,27 @@ function scripted(script: Record<string, string[]>, extra: Partial<Operation> = 
 
 // each test learns in its own model: the process-wide one would carry durations from test to test
 const fast = () => ({ initialIntervalMs: 1, maxIntervalMs: 4, timeoutMs: 2000, model: new DurationModel() });
+
+describe("isFailed / isRetrying: a failed operation with a retry ahead is still going", () => {
+  const at = "2026-11-23T10:00:00Z";
+  const later = "2026-11-23T10:00:05Z";
+  it.each([
+    // [status, retry_at, updated_at, retrying, failed]
+    ["failed", later, at, true, false],
+    ["failed", later, undefined, true, false],
+    ["failed", at, at, false, true], // retry_at not after the failure: no retry ahead
+    ["failed", undefined, at, false, true],
+    ["failed", "soon", at, false, true],
+    ["error", later, at, false, true],
+    ["cancelled", undefined, at, false, true],
+    ["running", later, at, false, false],
+    ["finished", undefined, at, false, false],
+  ])("%s, retry_at %s, updated_at %s → retrying %s, failed %s", (status, retryAt, updatedAt, retrying, failed) => {
+    const o = { status, retry_at: retryAt, updated_at: updatedAt };
+    expect(isRetrying(o)).toBe(retrying);
+    expect(isFailed(o)).toBe(failed);
+  });
+});
 
 describe("waitForOperations", () => {
   it("polls until every operation is finished or skipped, and returns the final records", async () => {

@@ -60,9 +60,29 @@ export function isDone(operation: Pick<Operation, "status">): boolean {
   return DONE_STATUSES.includes(operation.status);
 }
 
-/** True when the operation ended without doing its job. Unknown statuses are neither: keep waiting. */
-export function isFailed(operation: Pick<Operation, "status">): boolean {
-  return FAILED_STATUSES.includes(operation.status);
+/**
+ * True while a `failed` operation has a retry scheduled: a `retry_at` later than its failure (`updated_at`). The
+ * documentation calls `failed` retryable ("may be retried", with `failures_count` and `retry_at`; api.md,
+ * "Operations"), the official SDK calls it terminal: both hold if a `failed` with a retry ahead is waited for
+ * (within the wait's budget) and one without is terminal.
+ */
+export function isRetrying(
+  operation: Pick<Operation, "status"> & Partial<Pick<Operation, "retry_at" | "updated_at">>,
+): boolean {
+  if (operation.status !== "failed" || !operation.retry_at) return false;
+  const retryAt = Date.parse(operation.retry_at);
+  const failedAt = operation.updated_at ? Date.parse(operation.updated_at) : NaN;
+  return !Number.isNaN(retryAt) && (Number.isNaN(failedAt) || retryAt > failedAt);
+}
+
+/**
+ * True when the operation ended without doing its job: `error`, `cancelled`, or a `failed` that no retry follows
+ * (see `isRetrying`). Unknown statuses are neither done nor failed: keep waiting.
+ */
+export function isFailed(
+  operation: Pick<Operation, "status"> & Partial<Pick<Operation, "retry_at" | "updated_at">>,
+): boolean {
+  return FAILED_STATUSES.includes(operation.status) && !isRetrying(operation);
 }
 
 /** The next poll interval: grows by `factor` up to the cap. */
@@ -106,9 +126,10 @@ export class PollSchedule {
 }
 
 /**
- * Polls until every operation is `finished` or `skipped`, and resolves with their final records. A `failed`,
- * `error` or `cancelled` one rejects with kind `operation_failed` (id, action, status, error); running out of time
- * rejects with kind `wait_timeout` naming what is still pending.
+ * Polls until every operation is `finished` or `skipped`, and resolves with their final records. An `error` or
+ * `cancelled` one, or a `failed` one without a retry ahead, rejects at once with kind `operation_failed` (id,
+ * action, status, error); a `failed` one the service will retry is waited through. Running out of time rejects
+ * with kind `wait_timeout` naming what is still pending (a retried `failed` with its failures and error).
  */
 export async function waitForOperations(
   client: OperationReader,
@@ -202,16 +223,24 @@ function settle(latest: Map<string, Operation>): Operation[] {
 
 function failedError(op: Operation): NeonError {
   const reason = op.error ? `: ${op.error}` : "";
+  const failures = (op.failures_count ?? 0) > 1 ? ` after ${op.failures_count} failures` : "";
   return new NeonError({
     kind: "operation_failed",
-    message: `operation ${op.action} ${op.id} ended ${op.status}${reason}`,
+    message: `operation ${op.action} ${op.id} ended ${op.status}${failures}${reason}`,
     operation: { id: op.id, action: op.action, status: op.status, error: op.error },
     resourceId: op.endpoint_id ?? op.branch_id,
   });
 }
 
+/** `start_compute <id> (running)`; a retried failure with its count, next retry and error. */
+function describePending(op: Operation): string {
+  if (!isRetrying(op)) return `${op.action} ${op.id} (${op.status})`;
+  const reason = op.error ? `: ${op.error}` : "";
+  return `${op.action} ${op.id} (failed ${op.failures_count ?? 1} times, next retry at ${op.retry_at}${reason})`;
+}
+
 function timeoutError(projectId: string, pending: Operation[], timeoutMs: number): NeonError {
-  const list = pending.map((op) => `${op.action} ${op.id} (${op.status})`).join(", ");
+  const list = pending.map(describePending).join(", ");
   const first = pending[0];
   return new NeonError({
     kind: "wait_timeout",

@@ -4,17 +4,22 @@ import { newBranchId, newEndpointId } from "../ids";
 import { renderOperation, type OperationSpec } from "../operations";
 import { renderBranch, renderEndpoint } from "../render";
 import type { Reply, RequestContext, Route } from "../router";
-import type { Branch, EndpointRecord, EndpointType } from "../types";
-import { branchId as checkBranchId, configFields, requireObject, resolveSizes } from "../validation";
+import { settleConfig } from "../plans";
+import { NEVER, type Branch, type EndpointRecord, type EndpointType, type Plan } from "../types";
+import { applySizes, branchId as checkBranchId, configFields, requireObject } from "../validation";
 
 interface BranchInput {
   name?: string;
   parentId?: string;
+  protected?: boolean;
   endpoints: { type: EndpointType; config: ReturnType<typeof defaultConfig> }[];
 }
 
-/** `{branch?: {name?, parent_id?}, endpoints?: [{type, sizes, suspend_timeout_seconds, provisioner}]}`. */
-function parseBranchCreate(body: unknown): BranchInput {
+/**
+ * `{branch?: {name?, parent_id?, protected?}, endpoints?: [{type, sizes, suspend_timeout_seconds, ...}]}`; each
+ * compute's config settled for the account's plan (plans.ts).
+ */
+function parseBranchCreate(body: unknown, options: { pooler: boolean; plan?: Plan }): BranchInput {
   const b = body === undefined ? {} : requireObject(body);
   const br = b.branch === undefined ? {} : requireObject(b.branch, "branch");
   const out: BranchInput = { endpoints: [] };
@@ -25,20 +30,19 @@ function parseBranchCreate(body: unknown): BranchInput {
     out.name = br.name;
   }
   if (br.parent_id !== undefined) out.parentId = checkBranchId("branch.parent_id", br.parent_id);
+  if (br.protected !== undefined) {
+    if (typeof br.protected !== "boolean") throw badRequest("branch.protected must be a boolean (true or false)");
+    out.protected = br.protected;
+  }
   if (b.endpoints !== undefined && !Array.isArray(b.endpoints)) throw badRequest("endpoints must be an array");
   for (const [i, raw] of ((b.endpoints as unknown[]) ?? []).entries()) {
     const ep = requireObject(raw, `endpoints[${i}]`);
     if (ep.type !== "read_write" && ep.type !== "read_only") {
       throw badRequest(`endpoints[${i}].type is required; allowed values: read_write, read_only`);
     }
-    const fields = configFields(ep, `endpoints[${i}]`);
-    const sizes = resolveSizes(
-      { min: fields.autoscaling_limit_min_cu, max: fields.autoscaling_limit_max_cu },
-      { min: 0.25, max: 0.25 },
-      `endpoints[${i}]`,
-    );
-    const config = { ...defaultConfig(), ...fields, autoscaling_limit_min_cu: sizes.min };
-    out.endpoints.push({ type: ep.type, config: { ...config, autoscaling_limit_max_cu: sizes.max } });
+    const fields = configFields(ep, `endpoints[${i}]`, options.pooler);
+    const sized = applySizes({ ...defaultConfig(), ...fields }, fields, { min: 0.25, max: 0.25 }, `endpoints[${i}]`);
+    out.endpoints.push({ type: ep.type, config: settleConfig(options.plan, sized, `endpoints[${i}]`) });
   }
   if (out.endpoints.filter((e) => e.type === "read_write").length > 1) {
     throw badRequest("endpoints: at most one read_write endpoint per branch");
@@ -73,7 +77,7 @@ function newEndpoint(
 function create(ctx: RequestContext): Reply {
   const { store, ops, lifecycle } = ctx.state;
   const project = store.project(ctx.account.id, ctx.params.project_id);
-  const input = parseBranchCreate(ctx.body);
+  const input = parseBranchCreate(ctx.body, { pooler: ctx.state.behaviours.poolerFields, plan: ctx.account.plan });
   const parent = input.parentId
     ? store.branch(project.id, input.parentId)
     : store.branchesOf(project.id).find((b) => b.isDefault);
@@ -86,6 +90,7 @@ function create(ctx: RequestContext): Reply {
     name: input.name ?? id,
     ...(parent ? { parentId: parent.id } : {}),
     isDefault: false,
+    ...(input.protected ? { protected: true } : {}),
     createdAt: ctx.now,
     updatedAt: ctx.now,
     seq: store.nextSeq(),
@@ -96,13 +101,15 @@ function create(ctx: RequestContext): Reply {
   for (const e of endpoints)
     specs.push({ action: "start_compute", initial: "scheduling", branchId: id, endpointId: e.id });
   const created = ops.create(project.id, ctx.now, specs);
+  const setUp = created[0].endAt; // not ready while create_branch runs, and branchReadyDelayMs after it
+  branch.readyAt = setUp === NEVER ? NEVER : setUp + ctx.state.behaviours.branchReadyDelayMs;
   endpoints.forEach((e, i) => {
     e.pendingOpId = created[i + 1].id;
     store.addEndpoint(e);
   });
   const body = {
     branch: renderBranch(branch),
-    endpoints: endpoints.map(renderEndpoint),
+    endpoints: endpoints.map((e) => renderEndpoint(e, ctx.state.behaviours.poolerFields)),
     operations: created.map((o) => renderOperation(o, ctx.now, true)),
     roles: [],
     databases: [],

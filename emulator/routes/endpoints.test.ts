@@ -44,12 +44,10 @@ describe("endpoints routes", () => {
       proxy_host: "us-east-2.aws.neon.tech",
       suspend_timeout_seconds: 0,
       provisioner: "k8s-neonvm",
-      pooler_mode: "transaction",
       settings: { pg_settings: {} },
       creation_source: "console",
     });
-    for (const k of ["pooler_enabled", "disabled", "passwordless_access", "created_at", "updated_at"])
-      expect(e).toHaveProperty(k);
+    for (const k of ["disabled", "passwordless_access", "created_at", "updated_at"]) expect(e).toHaveProperty(k);
     const [op] = res.body.operations;
     expect(res.body.operations).toHaveLength(1);
     expect(op).toMatchObject({
@@ -97,23 +95,25 @@ describe("endpoints routes", () => {
   it("PATCH changes only the given fields and answers {endpoint, operations}", async () => {
     const ep = await primaryEndpoint(c, pid);
     const res = await c.patch(`${base()}/${ep.id}`, {
-      endpoint: { name: "primary", pooler_enabled: true, settings: { pg_settings: { work_mem: "64MB" } } },
+      endpoint: { name: "primary", disabled: false, settings: { pg_settings: { work_mem: "64MB" } } },
     });
     expect(res.status).toBe(200);
-    expect(res.body.endpoint).toMatchObject({ name: "primary", pooler_enabled: true, autoscaling_limit_min_cu: 0.25 });
+    expect(res.body.endpoint).toMatchObject({ name: "primary", disabled: false, autoscaling_limit_min_cu: 0.25 });
     expect(res.body.endpoint.settings.pg_settings).toEqual({ work_mem: "64MB" });
     expect(Array.isArray(res.body.operations)).toBe(true);
   });
 
-  it("delete answers 200 {endpoint, operations: []}; a second delete is 404", async () => {
+  it("delete answers 200 {endpoint, operations: [suspend_compute running]}; again 204; a never-seen id 404", async () => {
     const ep = await primaryEndpoint(c, pid);
     const res = await c.del(`${base()}/${ep.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ endpoint: expect.objectContaining({ id: ep.id }), operations: [] });
+    expect(res.body).toEqual({ endpoint: expect.objectContaining({ id: ep.id }), operations: [expect.any(Object)] });
+    expect(res.body.operations[0]).toMatchObject({ action: "suspend_compute", status: "running", endpoint_id: ep.id });
     const again = await c.del(`${base()}/${ep.id}`);
-    expect(again.status).toBe(404);
-    expect(again.body.message).toBe("endpoint not found");
+    expect([again.status, again.body]).toEqual([204, undefined]);
     expect((await c.get(`${base()}/${ep.id}`)).status).toBe(404);
+    const never = await c.del(`${base()}/ep-never-existed-123456`);
+    expect([never.status, never.body.message]).toEqual([404, "endpoint not found"]);
   });
 
   it.each([
@@ -162,7 +162,6 @@ describe("endpoints routes", () => {
     [{ branch_id: "br-x-1", type: "read_only", suspend_timeout_seconds: 604801 }, "suspend_timeout_seconds"],
     [{ branch_id: "br-x-1", type: "read_only", suspend_timeout_seconds: 60.5 }, "suspend_timeout_seconds"],
     [{ branch_id: "br-x-1", type: "read_only", provisioner: "docker" }, "endpoint.provisioner"],
-    [{ branch_id: "br-x-1", type: "read_only", pooler_mode: "session" }, "endpoint.pooler_mode"],
     [{ branch_id: "br-x-1", type: "read_only", name: "" }, "endpoint.name"],
     [{ branch_id: "br-x-1", type: "read_only", name: "x".repeat(65) }, "endpoint.name"],
     [{ branch_id: "br-x-1", type: "read_only", region_id: "aws-eu-central-1" }, "endpoint.region_id"],

@@ -1,13 +1,17 @@
-import { conflict } from "../errors";
+import { conflict, unprocessable } from "../errors";
+import { defaultConfig } from "../fixture";
 import { newEndpointId } from "../ids";
 import { renderOperation } from "../operations";
+import { settleConfig } from "../plans";
 import { renderEndpoint } from "../render";
 import type { Reply, RequestContext, Route } from "../router";
-import type { EndpointRecord, OperationRecord } from "../types";
-import { defaultConfig } from "../fixture";
-import { parseEndpointCreate, parseEndpointUpdate, resolveSizes } from "../validation";
+import type { Branch, EndpointRecord, OperationRecord } from "../types";
+import { applySizes, parseEndpointCreate, parseEndpointUpdate } from "../validation";
 
 const RW_EXISTS = "read_write endpoint already exists";
+
+/** The real message of a compute create on a branch that was just created (api.md, "Transient errors"). */
+export const BRANCH_NOT_READY = "branch not ready yet";
 
 /** Settles the project, then 423 if an operation is unfinished: the gate of every compute mutation. */
 function gate(ctx: RequestContext, projectId: string): void {
@@ -23,26 +27,26 @@ function assertNoOtherPrimary(ctx: RequestContext, projectId: string, branchId: 
   if (taken) throw conflict(RW_EXISTS);
 }
 
-function withOps(status: number, e: EndpointRecord, ops: OperationRecord[], now: number): Reply {
-  return {
-    status,
-    body: { endpoint: renderEndpoint(e), operations: ops.map((o) => renderOperation(o, now, true)) },
-  };
+/** 422 `branch not ready yet` while a branch created through the API is still being set up. */
+function assertBranchReady(ctx: RequestContext, branch: Branch): void {
+  if (branch.readyAt !== undefined && ctx.now < branch.readyAt) throw unprocessable(BRANCH_NOT_READY);
+}
+
+const render = (ctx: RequestContext, e: EndpointRecord) => renderEndpoint(e, ctx.state.behaviours.poolerFields);
+
+function withOps(ctx: RequestContext, status: number, e: EndpointRecord, ops: OperationRecord[]): Reply {
+  const operations = ops.map((o) => renderOperation(o, ctx.now, true));
+  return { status, body: { endpoint: render(ctx, e), operations } };
 }
 
 function create(ctx: RequestContext): Reply {
-  const { store, lifecycle } = ctx.state;
+  const { store, lifecycle, behaviours } = ctx.state;
   const project = store.project(ctx.account.id, ctx.params.project_id);
-  const input = parseEndpointCreate(ctx.body, project.regionId);
-  const config = { ...defaultConfig(), ...input.config };
-  const sizes = resolveSizes(
-    { min: input.config.autoscaling_limit_min_cu, max: input.config.autoscaling_limit_max_cu },
-    { min: 0.25, max: 0.25 },
-    "endpoint",
-  );
-  config.autoscaling_limit_min_cu = sizes.min;
-  config.autoscaling_limit_max_cu = sizes.max;
-  store.branch(project.id, input.branchId);
+  const input = parseEndpointCreate(ctx.body, project.regionId, behaviours.poolerFields);
+  const sized = applySizes({ ...defaultConfig(), ...input.config }, input.config, { min: 0.25, max: 0.25 }, "endpoint");
+  const config = settleConfig(ctx.account.plan, sized, "endpoint");
+  const branch = store.branch(project.id, input.branchId);
+  assertBranchReady(ctx, branch);
   if (input.type === "read_write") assertNoOtherPrimary(ctx, project.id, input.branchId);
   gate(ctx, project.id);
   const e: EndpointRecord = {
@@ -59,49 +63,66 @@ function create(ctx: RequestContext): Reply {
     seq: store.nextSeq(),
   };
   store.addEndpoint(e);
-  return withOps(201, e, lifecycle.created(e, ctx.now), ctx.now);
+  return withOps(ctx, 201, e, lifecycle.created(e, ctx.now));
 }
 
 function update(ctx: RequestContext): Reply {
-  const { store, lifecycle } = ctx.state;
+  const { store, lifecycle, behaviours } = ctx.state;
   const project = store.project(ctx.account.id, ctx.params.project_id);
   const e = store.endpoint(project.id, ctx.params.endpoint_id);
-  const input = parseEndpointUpdate(ctx.body, { type: e.type, regionId: e.regionId });
-  const next = { ...e.config, ...input.config };
-  const sizes = resolveSizes(
-    { min: input.config.autoscaling_limit_min_cu, max: input.config.autoscaling_limit_max_cu },
-    { min: e.config.autoscaling_limit_min_cu, max: e.config.autoscaling_limit_max_cu },
-    "endpoint",
-  );
-  next.autoscaling_limit_min_cu = sizes.min;
-  next.autoscaling_limit_max_cu = sizes.max;
+  const input = parseEndpointUpdate(ctx.body, { type: e.type, regionId: e.regionId }, behaviours.poolerFields);
+  const current = { min: e.config.autoscaling_limit_min_cu, max: e.config.autoscaling_limit_max_cu };
+  const sized = applySizes({ ...e.config, ...input.config }, input.config, current, "endpoint");
+  const next = settleConfig(ctx.account.plan, sized, "endpoint");
   const branchId = input.branchId ?? e.branchId;
   if (branchId !== e.branchId) {
     store.branch(project.id, branchId);
     if (e.type === "read_write") assertNoOtherPrimary(ctx, project.id, branchId, e.id);
   }
   gate(ctx, project.id);
-  return withOps(200, e, lifecycle.updated(e, next, branchId, ctx.now), ctx.now);
+  return withOps(ctx, 200, e, lifecycle.updated(e, next, branchId, ctx.now));
 }
 
+/**
+ * DELETE: 204 for a compute of this project that is already deleted (404 for one that never existed); 422 on a
+ * protected branch; else the compute is removed at once and, with `deleteOperations`, a running suspend_compute
+ * is returned that locks the project until it ends (the official spec's example).
+ */
 function remove(ctx: RequestContext): Reply {
-  const project = ctx.state.store.project(ctx.account.id, ctx.params.project_id);
-  const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
+  const { store, lifecycle, behaviours } = ctx.state;
+  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const id = ctx.params.endpoint_id;
+  if (!store.endpoints.has(id) && store.wasDeleted(project.id, id)) return { status: 204, body: undefined };
+  const e = store.endpoint(project.id, id);
+  const branch = store.branch(project.id, e.branchId);
+  if (branch.protected) {
+    throw unprocessable(
+      `endpoint ${e.id} cannot be deleted: branch ${branch.name} (${branch.id}) is protected; ` +
+        `computes of a protected branch cannot be deleted until the branch is unprotected`,
+    );
+  }
   gate(ctx, project.id);
-  ctx.state.store.removeEndpoint(e.id);
-  return withOps(200, e, [], ctx.now);
+  const ops = behaviours.deleteOperations ? lifecycle.deleted(e, ctx.now) : [];
+  store.removeEndpoint(e.id);
+  return withOps(ctx, 200, e, ops);
 }
 
 type Step = "restart" | "start" | "suspend";
 
-/** restart / start / suspend: no body, `200 {endpoint, operations}`. */
+/** restart / start / suspend: no body, `200 {endpoint, operations}`; restart only of an active compute. */
 const step =
   (which: Step) =>
   (ctx: RequestContext): Reply => {
     const project = ctx.state.store.project(ctx.account.id, ctx.params.project_id);
     const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
     gate(ctx, project.id);
-    return withOps(200, e, ctx.state.lifecycle[which](e, ctx.now), ctx.now);
+    if (which === "restart" && ctx.state.behaviours.restartRequiresActive && e.currentState !== "active") {
+      throw unprocessable(
+        `endpoint ${e.id} is ${e.currentState}: restart works only on an active compute; start it with ` +
+          `POST /projects/${project.id}/endpoints/${e.id}/start or wake it with a query`,
+      );
+    }
+    return withOps(ctx, 200, e, ctx.state.lifecycle[which](e, ctx.now));
   };
 
 function list(ctx: RequestContext, branchId?: string): Reply {
@@ -110,7 +131,7 @@ function list(ctx: RequestContext, branchId?: string): Reply {
   if (branchId !== undefined) store.branch(project.id, branchId);
   lifecycle.settleProject(project.id, ctx.now);
   const endpoints = store.endpointsOf(project.id, branchId).sort((a, b) => a.seq - b.seq);
-  return { status: 200, body: { endpoints: endpoints.map(renderEndpoint) } };
+  return { status: 200, body: { endpoints: endpoints.map((e) => render(ctx, e)) } };
 }
 
 function get(ctx: RequestContext): Reply {
@@ -118,7 +139,7 @@ function get(ctx: RequestContext): Reply {
   const project = store.project(ctx.account.id, ctx.params.project_id);
   const e = store.endpoint(project.id, ctx.params.endpoint_id);
   lifecycle.settleProject(project.id, ctx.now);
-  return { status: 200, body: { endpoint: renderEndpoint(e) } };
+  return { status: 200, body: { endpoint: render(ctx, e) } };
 }
 
 const ONE = "/projects/:project_id/endpoints/:endpoint_id";

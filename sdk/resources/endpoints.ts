@@ -1,9 +1,11 @@
 /**
  * Computes (endpoints). Every mutation runs under the project lock: sent after the project's earlier operations
- * finished, resolved once its own are done; so parallel changes of one project never meet a 423.
+ * finished, resolved once its own are done; so parallel changes of one project never meet a 423. Deletes too:
+ * the real service's delete returns a running suspend_compute that locks the project (api.md, "Delete"), so
+ * deletes sent side by side would meet each other's 423.
  */
 import { NeonError } from "../errors";
-import { mutateProject, mutateProjectShared } from "../project-lock";
+import { mutateProject } from "../project-lock";
 import {
   Endpoint,
   EndpointCreate,
@@ -111,36 +113,44 @@ export class EndpointsApi {
   }
 
   /**
-   * DELETE /projects/{p}/endpoints/{e}. Deletes start no operations, so those queued together run side by side
-   * (never beside a create or a change). Resolves when the compute is gone: 404 and 204 count as already deleted, and
-   * a delete whose outcome is unknown is settled by reading the compute back (gone → resolved).
+   * DELETE /projects/{p}/endpoints/{e}, under the project lock like every change; resolves once the operations the
+   * delete returned are done (a failed one rejects `operation_failed` carrying the compute's id). 404 and 204 count
+   * as already deleted. A delete whose outcome is unknown is settled by reading the compute back: gone → resolved
+   * once its unfinished operations are done; still there → the `ambiguous` error stands (the caller may resend).
    */
   delete(projectId: string, endpointId: string): Promise<EndpointDeleted> {
     const path = this.path(projectId, endpointId);
-    return mutateProjectShared(
+    const send = async (): Promise<EndpointDeleted> => {
+      try {
+        const body = await this.ctx.transport.requestOptional({ method: "DELETE", path, schema: DeleteResponse });
+        return body ?? { operations: [] };
+      } catch (error) {
+        return this.settleFailedDelete(error, projectId, endpointId);
+      }
+    };
+    return mutateProject(
       this.ctx.lockKey(projectId),
       (ops) => this.ctx.waitFor(projectId, ops),
-      async () => {
-        try {
-          const body = await this.ctx.transport.requestOptional({ method: "DELETE", path, schema: DeleteResponse });
-          return body ?? { operations: [] };
-        } catch (error) {
-          return this.settleFailedDelete(error, projectId, endpointId);
-        }
-      },
+      send,
+      () => endpointId,
     );
   }
 
   private async settleFailedDelete(error: unknown, projectId: string, endpointId: string): Promise<EndpointDeleted> {
     if (!(error instanceof NeonError)) throw error;
     if (error.kind === "not_found") return { operations: [] };
-    if (error.kind !== "ambiguous") throw error;
+    if (error.kind !== "ambiguous" || !(await this.isGone(projectId, endpointId))) throw error;
+    return { operations: await this.ctx.operationsOf(projectId, endpointId) };
+  }
+
+  /** True when reading the compute answers 404; false when it is there or the read failed otherwise. */
+  private async isGone(projectId: string, endpointId: string): Promise<boolean> {
     try {
       await this.get(projectId, endpointId);
+      return false;
     } catch (readError) {
-      if (readError instanceof NeonError && readError.kind === "not_found") return { operations: [] };
+      return readError instanceof NeonError && readError.kind === "not_found";
     }
-    throw error;
   }
 
   private sender(method: "POST" | "PATCH", path: string, body?: unknown): () => Promise<EndpointOperations> {

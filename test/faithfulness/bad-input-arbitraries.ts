@@ -15,18 +15,19 @@ export const SIZES = [
 
 type Kind = "string" | "number" | "integer" | "boolean" | "object";
 
-/** The create/update fields of a compute and the JSON type each takes. */
+/**
+ * The create/update fields of a compute and the JSON type each takes. Not `pooler_enabled` / `pooler_mode`: the
+ * service removed them on 2026-06-20 (api.md), so it ignores them like any unknown field.
+ */
 export const ENDPOINT_FIELDS: Record<string, Kind> = {
   branch_id: "string",
   region_id: "string",
   type: "string",
   name: "string",
   provisioner: "string",
-  pooler_mode: "string",
   autoscaling_limit_min_cu: "number",
   autoscaling_limit_max_cu: "number",
   suspend_timeout_seconds: "integer",
-  pooler_enabled: "boolean",
   disabled: "boolean",
   passwordless_access: "boolean",
   settings: "object",
@@ -72,7 +73,6 @@ export const badEnumValue = fc.oneof(
   anyString
     .filter((s) => s !== "read_write" && s !== "read_only")
     .map((value) => ({ field: "type", value, names: "type" })),
-  anyString.filter((s) => s !== "transaction").map((value) => ({ field: "pooler_mode", value, names: "pooler_mode" })),
   fc.constantFrom("", "x".repeat(65), "y".repeat(300)).map((value) => ({ field: "name", value, names: "name" })),
 );
 

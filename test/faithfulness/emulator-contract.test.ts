@@ -126,11 +126,14 @@ describe("emulator routes against the contract (default world)", () => {
 
     const deleted = await world.http.request({ method: "DELETE", path: one });
     expect(deleted.status).toBe(200);
-    expect((deleted.body as { operations: unknown[] }).operations).toEqual([]);
+    // the official spec's example: a delete returns a running suspend_compute (api.md, "Delete")
+    const deleteOps = (deleted.body as { operations: OperationBody[] }).operations;
+    expect(deleteOps.map((o) => `${o.action}:${o.status}`)).toEqual(["suspend_compute:running"]);
+    settle(world);
     const gone = await world.http.request({ method: "GET", path: one });
     expect(gone.status).toBe(404);
     expect((gone.body as { message: string }).message).toMatch(/endpoint not found/);
-    expect([204, 404]).toContain((await world.http.request({ method: "DELETE", path: one })).status);
+    expect((await world.http.request({ method: "DELETE", path: one })).status).toBe(204);
   });
 
   it("refuses a second read_write compute on a branch with 409 and its real message", async () => {

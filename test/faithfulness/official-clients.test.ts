@@ -74,7 +74,8 @@ describe("@neondatabase/api-client against the emulator", () => {
     expect(ops.data.operations.map((o) => o.id)).toContain(opId);
 
     const deleted = await api.deleteProjectEndpoint(projectId, id);
-    expect(deleted.data.operations).toEqual([]);
+    expect(deleted.data.operations.map((o) => o.action)).toEqual(["suspend_compute"]);
+    await waitForOperations(world);
     await expect(api.getProjectEndpoint(projectId, id)).rejects.toMatchObject({ response: { status: 404 } });
   });
 

@@ -72,6 +72,16 @@ describe("validateResponse", () => {
     expect(problems.join("\n")).toMatch(/host/);
   });
 
+  it("accepts a compute without the deprecated pooler fields, still requires every other field", () => {
+    const { pooler_enabled: _e, pooler_mode: _m, ...withoutPooler } = endpoint;
+    expect(validateResponse("POST", createPath, 201, { endpoint: withoutPooler, operations: [] })).toEqual([]);
+    const { disabled: _d, ...withoutDisabled } = withoutPooler;
+    const problems = validateResponse("POST", createPath, 201, { endpoint: withoutDisabled, operations: [] });
+    expect(problems.join("\n")).toMatch(/required property 'disabled'/);
+    const wrongType = { endpoint: { ...endpoint, pooler_enabled: "yes" }, operations: [] };
+    expect(validateResponse("POST", createPath, 201, wrongType).join("\n")).toMatch(/pooler_enabled/);
+  });
+
   it("accepts extra fields where the contract does not forbid them", () => {
     const body = { endpoint: { ...endpoint, emulator_note: "x" }, operations: [], extra_top: 1 };
     expect(validateResponse("POST", createPath, 201, body)).toEqual([]);

@@ -4,7 +4,10 @@
  * Why not hand the YAML to ajv as it is: OpenAPI 3.0 is not JSON Schema. `nullable: true` means "or null"
  * (ajv would otherwise reject every `null` the real service sends for `last_used_at`), `$ref` points into
  * `#/components/schemas`, and vendor keys (`x-sensitive`, `x-sunset`) or `example` would make strict ajv
- * throw. Everything else is kept as written, so the contract is enforced as the vendor published it.
+ * throw. One reading is added: a property the vendor marks `deprecated` is not required, since it is on its way
+ * out and a response may lack it (api.md, "Pooler fields": `pooler_enabled` / `pooler_mode` were removed on
+ * 2026-06-20 and are still listed as required). Everything else is kept as written, so the contract is enforced
+ * as the vendor published it.
  */
 
 /** The `$id` under which the converted `components.schemas` are registered with ajv. */
@@ -70,12 +73,24 @@ export function convertSchema(node: Json): Json {
     }
     out[key] = convertSchema(value);
   }
-  let schema = out;
+  let schema = withoutDeprecatedRequired(node, out);
   if (typeof schema.$ref === "string" && Object.keys(schema).some((k) => k !== "$ref" && k !== "description")) {
     const { $ref, ...rest } = schema;
     schema = { ...rest, allOf: [{ $ref }, ...(Array.isArray(rest.allOf) ? rest.allOf : [])] };
   }
   return nullable ? applyNullable(schema) : schema;
+}
+
+/** `required` without the properties that `node` marks `deprecated: true` (see the module comment). */
+function withoutDeprecatedRequired(node: JsonObject, out: JsonObject): JsonObject {
+  const { required, properties } = node;
+  if (!Array.isArray(required) || !isObject(properties)) return out;
+  const deprecated = (name: Json): boolean => {
+    const prop = typeof name === "string" ? properties[name] : undefined;
+    return isObject(prop) && prop.deprecated === true;
+  };
+  const kept = required.filter((name) => !deprecated(name));
+  return kept.length === required.length ? out : { ...out, required: kept };
 }
 
 /** Every `format` value used anywhere in the document, so unknown ones can be registered as no-ops. */
