@@ -89,8 +89,25 @@ export const update = withHints(async (id: string, olds: Props, news: Props): Pr
  */
 export const deleteCompute = withHints(async (id: string, props: Props): Promise<void> => {
   const projectId = String(props.projectId);
-  await resendWhileUnknown(async () => void (await client().endpoints.delete(projectId, id)));
+  try {
+    await resendWhileUnknown(async () => void (await client().endpoints.delete(projectId, id)));
+  } catch (error) {
+    if (errorKind(error) !== "validation") throw error;
+    throw new Error(deleteRefused(id, props, error), { cause: error });
+  }
 });
+
+/**
+ * The service refused the delete (it refuses for a compute of a protected branch: api.md, Delete). Says how to let go
+ * of the compute without deleting it.
+ */
+function deleteRefused(id: string, props: Props, error: unknown): string {
+  return (
+    `Neon refused to delete compute ${id} (${(error as Error).message}). Computes of a protected branch cannot be ` +
+    `deleted: unprotect branch ${String(props.branchId)} first, or, to keep the compute and only stop managing it, ` +
+    `give the resource the option retainOnDelete: true, run pulumi up, then remove it from the program.`
+  );
+}
 
 /**
  * After a failed update whose outcome is unknown, report the compute as it now is, so the engine's state

@@ -1,0 +1,159 @@
+/**
+ * The provider against the service as it really behaves (the emulator's defaults follow it; sources in
+ * emulator/README.md): plan limits answered by the service, a value the plan overrides, deprecated pooler fields
+ * gone from responses, a protected branch, a branch not ready yet, a restart refused because the compute went idle,
+ * operations that fail and are retried, or end in error.
+ */
+import axios from "axios";
+import { Compute, ComputeArgs } from "../../provider";
+import { NeonClient } from "../../sdk";
+import { LocalStack } from "../../testing";
+import { neonWorld, NeonWorld, ok, ops, outputs, requests, writes } from "./world";
+
+let world: NeonWorld;
+beforeAll(async () => {
+  world = await neonWorld({ emulator: { branchReadyDelayMs: 4000 } });
+});
+afterAll(() => world.stop());
+
+function computeStack(args: () => Partial<ComputeArgs> & { branchId: string }, options = {}): LocalStack {
+  return world.stack(
+    () => ({ id: new Compute("db", { projectId: world.projectId, type: "read_only", ...args() }).id }),
+    options,
+  );
+}
+
+describe("an account on the Free plan", () => {
+  let free: { apiKey: string; projectId: string; branch: string };
+  beforeAll(async () => {
+    const account = world.emulator.createAccount({ plan: "free" });
+    const api = new NeonClient({ apiKey: account.apiKey, apiUrl: world.emulator.baseUrl, rateLimit: false });
+    const branch = (await api.branches.list(account.projectId)).find((b) => b.name === "dev")!.id;
+    free = { apiKey: account.apiKey, projectId: account.projectId, branch };
+  });
+
+  const freeStack = (args: Partial<ComputeArgs>) =>
+    world.stack(
+      () => ({
+        id: new Compute("db", { projectId: free.projectId, branchId: free.branch, type: "read_only", ...args }).id,
+      }),
+      { config: { "neon:apiKey": { secret: free.apiKey } } },
+    );
+
+  it("a size the plan does not allow fails with the service's error, naming the property and the limit", async () => {
+    const stack = freeStack({ autoscalingLimitMinCu: 4, autoscalingLimitMaxCu: 4 });
+    const up = await stack.up({ skipPreview: true });
+    expect(up.error?.message).toMatch(/HTTP 400: .*autoscaling_limit_(min|max)_cu.*Free plan.*2 CU/);
+    expect(writes(up)).toEqual([`POST /projects/${free.projectId}/endpoints`]);
+    expect(stack.state.resources.some((r) => r.urn.endsWith("::db"))).toBe(false);
+  });
+
+  it("an autosuspend delay the plan resets is reported once, and the next up asks nothing", async () => {
+    const stack = freeStack({ suspendTimeoutSeconds: 600 });
+    const up = ok(await stack.up({ skipPreview: true }));
+    expect(up.warnings.join("\n")).toMatch(
+      /the service kept suspendTimeoutSeconds at 0 instead of the value the program asks for/,
+    );
+    const again = ok(await stack.up());
+    expect(again.requests).toEqual([]);
+    expect(again.warnings).toEqual([]);
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+});
+
+describe("deprecated pooler fields (absent from responses since 2026-06-20)", () => {
+  it("are still sent, warned about, and make no permanent diff", async () => {
+    const stack = computeStack(() => ({
+      branchId: world.branches.staging,
+      poolerEnabled: true,
+      poolerMode: "transaction",
+    }));
+    const up = ok(await stack.up());
+    expect(up.preview?.diagnostics.map((d) => d.message).join("\n")).toContain(
+      "poolerEnabled and poolerMode are deprecated",
+    );
+    expect(outputs(stack).id).toMatch(/^ep-/);
+    const again = ok(await stack.up());
+    expect(ops(again)).toEqual(["same db"]);
+    expect(again.requests).toEqual([]);
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+});
+
+describe("a protected branch", () => {
+  it("a compute on it cannot be destroyed: the error names the branch and how to let the compute go", async () => {
+    const api = new NeonClient({ apiKey: world.emulator.apiKey, apiUrl: world.emulator.baseUrl, rateLimit: false });
+    const { branch } = await api.branches.create(world.projectId, { name: "guarded", protected: true } as never);
+    const stack = computeStack(() => ({ branchId: branch.id }));
+    ok(await stack.up({ skipPreview: true }));
+    const destroy = await stack.destroy({ skipPreview: true });
+    expect(destroy.error?.message).toContain(`unprotect branch ${branch.id}`);
+    expect(destroy.error?.message).toContain("retainOnDelete: true");
+    expect(stack.state.resources.some((r) => r.urn.endsWith("::db"))).toBe(true);
+  });
+});
+
+describe("a branch created a moment ago", () => {
+  it("a compute on it waits until the service has the branch ready (422 branch not ready yet, retried)", async () => {
+    const created = await axios.post(
+      `${world.emulator.baseUrl}/projects/${world.projectId}/branches`,
+      { branch: { name: "fresh" } },
+      { headers: { Authorization: `Bearer ${world.emulator.apiKey}` } },
+    );
+    const stack = computeStack(() => ({ branchId: created.data.branch.id }));
+    const up = ok(await stack.up({ skipPreview: true }));
+    const creates = requests(up).filter((r) => r.method === "POST" && r.path.endsWith("/endpoints"));
+    expect(creates.some((r) => r.status === 422)).toBe(true);
+    expect(creates[creates.length - 1].status).toBe(201);
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+});
+
+describe("operations", () => {
+  let stack: LocalStack;
+  let trigger = "v1";
+  beforeAll(() => {
+    stack = computeStack(() => ({ branchId: world.branches.dev, restartTriggers: [trigger] }));
+  });
+  afterAll(() => stack.destroy({ skipPreview: true }));
+
+  it("a start that fails and is retried by the service is waited through", async () => {
+    world.emulator.operations.failNext({ action: "start_compute", status: "failed", retries: 2 });
+    const up = ok(await stack.up({ skipPreview: true }));
+    expect(ops(up)).toEqual(["create db"]);
+    expect((await world.api.endpoints.get(world.projectId, String(outputs(stack).id))).current_state).toBe("active");
+  });
+
+  it("a restart refused because the compute went idle meanwhile is no failure: the trigger is recorded", async () => {
+    const id = String(outputs(stack).id);
+    world.emulator.faults.add({ method: "POST", path: "/restart", kind: "slow", delayMs: 1500, times: 1 });
+    trigger = "v2";
+    const mark = world.emulator.requests.length;
+    const running = stack.up({ skipPreview: true });
+    const read = () =>
+      world.emulator.requests.slice(mark).some((r) => r.method === "GET" && r.path.endsWith(`/endpoints/${id}`));
+    await until(read);
+    await world.api.endpoints.suspend(world.projectId, id);
+    const up = ok(await running);
+    expect(requests(up).find((r) => r.path.endsWith("/restart"))?.status).toBe(422);
+    expect(stack.state.resources.find((r) => r.urn.endsWith("::db"))?.outputs.restartTriggers).toEqual(["v2"]);
+    expect((await stack.up()).requests).toEqual([]);
+  });
+
+  it("an operation that ends in error fails the step at once, naming it, and keeps the compute in state", async () => {
+    await world.api.endpoints.start(world.projectId, String(outputs(stack).id));
+    world.emulator.operations.failNext({ action: "start_compute", status: "error", error: "out of capacity" });
+    trigger = "v3";
+    const up = await stack.up({ skipPreview: true });
+    expect(up.error?.message).toMatch(/start_compute .* ended error: out of capacity/);
+    expect(stack.state.resources.some((r) => r.urn.endsWith("::db"))).toBe(true);
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
