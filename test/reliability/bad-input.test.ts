@@ -85,7 +85,7 @@ describe("through the plugin", () => {
     // The engine's side of one plugin process, configured with the stack's configuration as a deployment does.
     host = new ProviderHost({
       start: () => Plugin.start({ cwd: REPO_ROOT, project: rig.stack.project }),
-      config: rig.stack.config.providerInputs(),
+      config: () => rig.stack.config.providerInputs(),
     });
   });
   afterAll(async () => {
@@ -180,6 +180,7 @@ describe("the emulator's own validation agrees with the oracle", () => {
   });
   afterAll(() => rig?.stop());
 
+  const POOLER_INPUTS = ["poolerEnabled", "poolerMode"];
   const loneSize = (c: Case) =>
     (c.inputs.autoscalingLimitMinCu === undefined) !== (c.inputs.autoscalingLimitMaxCu === undefined);
 
@@ -218,8 +219,14 @@ describe("the emulator's own validation agrees with the oracle", () => {
   it("invalid inputs: the emulator answers 400 naming the field", async () => {
     const ids = fc.constant<[string, string]>(["p", "b"]);
     // One size alone is the provider's own rule (the service merges it with the current sizes): not the service's.
+    // The pooler fields left the API (api.md "Pooler fields"): the service ignores them, so only the provider refuses
+    // bad values of them.
     const single = computeCase({ only, ids, unknown: false }).filter(
-      (c) => c.invalid.length + (c.badPair ? 1 : 0) === 1 && !loneSize(c) && !c.alwaysActive,
+      (c) =>
+        c.invalid.length + (c.badPair ? 1 : 0) === 1 &&
+        !loneSize(c) &&
+        !c.alwaysActive &&
+        !c.invalid.some((property) => POOLER_INPUTS.includes(property)),
     );
     const cases = fc.sample(single, { seed: SEED, numRuns: 150 });
     const wrong: string[] = [];
