@@ -16,10 +16,14 @@ describe("service behaviours", () => {
     expect(em.behaviours).toEqual(REAL_SERVICE);
     expect(em.describe()).toBe(
       "deletes return a running suspend_compute; 429 without Retry-After; pooler fields absent; " +
-        "restart of an idle compute refused; new branches not ready for their create_branch operation",
+        "restart of an idle compute refused; new branches not ready for their create_branch operation; " +
+        "branch_id in an update moves the compute",
     );
     expect(describeBehaviours(resolveBehaviours({ branchReadyDelayMs: 500 }))).toContain("+ 500 ms");
     expect(() => resolveBehaviours({ branchReadyDelayMs: -1 })).toThrow(/branchReadyDelayMs/);
+    expect(() => resolveBehaviours({ branchMove: "teleports" as never })).toThrow(
+      /branchMove must be one of moves, refused, ignored/,
+    );
   });
 
   it("a delete's suspend_compute locks the project (423) until it ends; deleteOperations: false returns none", async () => {
@@ -81,5 +85,45 @@ describe("service behaviours", () => {
     em.clock.advance(500);
     expect((await create()).status).toBe(201);
     expect((await c.get(`/projects/${pid}/endpoints`)).body.endpoints).toHaveLength(2);
+  });
+
+  it("branchMove: a PATCH's branch_id moves the compute today; `refused` answers 400 naming the field and changes nothing; `ignored` keeps the branch and applies the rest", async () => {
+    const moveReplica = async () => {
+      const dev = await branchId(c, pid, "dev");
+      const staging = await branchId(c, pid, "staging");
+      const made = await c.post(`/projects/${pid}/endpoints`, { endpoint: { branch_id: dev, type: "read_only" } });
+      em.clock.advance(2_000);
+      const body = { endpoint: { branch_id: staging, suspend_timeout_seconds: 600 } };
+      return {
+        dev,
+        staging,
+        id: made.body.endpoint.id as string,
+        res: await c.patch(one(made.body.endpoint.id), body),
+      };
+    };
+    await start();
+    const moved = await moveReplica();
+    expect([moved.res.status, moved.res.body.endpoint.branch_id]).toEqual([200, moved.staging]);
+    c.close();
+    await em.close();
+
+    await start({ branchMove: "refused" });
+    const refused = await moveReplica();
+    expect([refused.res.status, refused.res.body.message]).toEqual([
+      400,
+      expect.stringContaining("endpoint.branch_id"),
+    ]);
+    expect((await c.get(one(refused.id))).body.endpoint).toMatchObject({
+      branch_id: refused.dev,
+      suspend_timeout_seconds: 0,
+    });
+    c.close();
+    await em.close();
+
+    await start({ branchMove: "ignored" });
+    const ignored = await moveReplica();
+    expect(ignored.res.status).toBe(200);
+    expect(ignored.res.body.endpoint).toMatchObject({ branch_id: ignored.dev, suspend_timeout_seconds: 600 });
+    expect(em.describe()).toContain("branch_id in an update ignored");
   });
 });

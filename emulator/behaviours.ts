@@ -25,7 +25,18 @@ export interface ServiceBehaviours {
    * runs either).
    */
   branchReadyDelayMs: number;
+  /**
+   * What a PATCH carrying `endpoint.branch_id` does. `moves`: the compute moves (the real service today, api.md
+   * "Branch move"). The OpenAPI document deprecates the field ("will be removed in a future release"); after that
+   * the service may refuse it (`refused`: 400 naming the field; status and wording a guess) or ignore it as it
+   * ignores unknown fields (`ignored`: the compute stays on its branch, the rest of the PATCH applies). These two
+   * exist so that a client can be proved right under each; neither is the service today.
+   */
+  branchMove: BranchMove;
 }
+
+export const BRANCH_MOVES = ["moves", "refused", "ignored"] as const;
+export type BranchMove = (typeof BRANCH_MOVES)[number];
 
 /** The real service (api.md, "Facts of the real service … (late 2026)"). */
 export const REAL_SERVICE: ServiceBehaviours = {
@@ -34,6 +45,7 @@ export const REAL_SERVICE: ServiceBehaviours = {
   poolerFields: false,
   restartRequiresActive: true,
   branchReadyDelayMs: 0,
+  branchMove: "moves",
 };
 
 /** The behaviours of an emulator: the real service, with what the caller set (undefined = the default). */
@@ -44,6 +56,8 @@ export function resolveBehaviours(set: Partial<ServiceBehaviours> = {}): Service
     if (value !== undefined) (out as Record<string, unknown>)[key] = value;
   }
   if (!(out.branchReadyDelayMs >= 0)) throw new RangeError("branchReadyDelayMs must be a number ≥ 0");
+  if (!BRANCH_MOVES.includes(out.branchMove))
+    throw new RangeError(`branchMove must be one of ${BRANCH_MOVES.join(", ")}, not ${JSON.stringify(out.branchMove)}`);
   return out;
 }
 
@@ -58,5 +72,6 @@ export function describeBehaviours(b: ServiceBehaviours): string {
     `pooler fields ${b.poolerFields ? "present" : "absent"}`,
     `restart of an idle compute ${b.restartRequiresActive ? "refused" : "allowed"}`,
     `new branches not ready for their create_branch operation${b.branchReadyDelayMs ? ` + ${b.branchReadyDelayMs} ms` : ""}`,
+    `branch_id in an update ${b.branchMove === "moves" ? "moves the compute" : b.branchMove}`,
   ].join("; ");
 }

@@ -24,6 +24,8 @@ describe("cli", () => {
     expect(parseCli(["--rate-limit", "100,5"]).rateLimit).toEqual({ perMinute: 100, burstPerSecondPerRoute: 5 });
     expect(() => parseCli(["--port", "abc"])).toThrow(/--port/);
     expect(() => parseCli(["--bogus"])).toThrow();
+    expect(parseCli(["--branch-move", "refused"]).branchMove).toBe("refused");
+    expect(() => parseCli(["--branch-move", "sideways"])).toThrow(/--branch-move.*allowed: moves, refused, ignored/);
   });
 
   it("starts, prints the base URL and the key once, serves, and saves state on SIGTERM", async () => {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { BRANCH_MOVES, type BranchMove } from "./behaviours";
 import { parseFaultSpec } from "./faults";
 import { startEmulator, type EmulatorOptions, type Plan } from "./index";
 
@@ -21,6 +22,8 @@ const USAGE = `Usage: neon-emulator [options]
   --pooler-fields            responses carry the deprecated pooler_enabled / pooler_mode (default: absent)
   --idle-restart             restart of an idle compute is allowed (default: 422, as the real service)
   --branch-ready-delay-ms N  service ms a new branch stays "not ready" after its create_branch (default 0)
+  --branch-move MODE         what branch_id in an update does: moves (default, the real service today), or
+                             refused / ignored (the two plausible behaviours once Neon removes the deprecated field)
   --verbose                  one line per request on stderr (never a key)
 Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID on stdout, and the
 service behaviours it runs with on stderr.`;
@@ -54,6 +57,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
       "pooler-fields": { type: "boolean" },
       "idle-restart": { type: "boolean" },
       "branch-ready-delay-ms": { type: "string" },
+      "branch-move": { type: "string" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -61,6 +65,10 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
   const [perMinute, burst] = (v["rate-limit"] ?? "").split(",").map((x) => num("rate-limit", x || undefined));
   if (v.plan !== undefined && v.plan !== "free" && v.plan !== "paid") {
     throw new Error(`--plan: "${v.plan}" is not allowed; allowed: free, paid`);
+  }
+  const branchMove = v["branch-move"];
+  if (branchMove !== undefined && !(BRANCH_MOVES as readonly string[]).includes(branchMove)) {
+    throw new Error(`--branch-move: "${branchMove}" is not allowed; allowed: ${BRANCH_MOVES.join(", ")}`);
   }
   return {
     help: v.help,
@@ -81,6 +89,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
     omitPoolerFields: v["pooler-fields"] ? false : undefined,
     restartRequiresActive: v["idle-restart"] ? false : undefined,
     branchReadyDelayMs: num("branch-ready-delay-ms", v["branch-ready-delay-ms"]),
+    branchMove: branchMove as BranchMove | undefined,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describeBehaviours, resolveBehaviours, type ServiceBehaviours } from "./behaviours";
+import { describeBehaviours, resolveBehaviours, type BranchMove, type ServiceBehaviours } from "./behaviours";
 import { answerClientError } from "./client-error";
 import { FaultInjector, type FaultKind, type FaultRule } from "./faults";
 import { Lifecycle } from "./lifecycle";
@@ -36,6 +36,7 @@ export interface EmulatorOptions {
   omitPoolerFields?: boolean; // responses lack pooler_enabled / pooler_mode, requests' are ignored; default true
   restartRequiresActive?: boolean; // restart of an idle compute answers 422; default true
   branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
+  branchMove?: BranchMove; // a PATCH's branch_id: "moves" (default, the service today), "refused" or "ignored"
 }
 
 export interface Emulator {
@@ -166,6 +167,7 @@ function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
     poolerFields: options.omitPoolerFields === undefined ? undefined : !options.omitPoolerFields,
     restartRequiresActive: options.restartRequiresActive,
     branchReadyDelayMs: options.branchReadyDelayMs,
+    branchMove: options.branchMove,
   });
 }
 

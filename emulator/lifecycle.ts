@@ -9,7 +9,11 @@ export function suspendDelayMs(timeoutSeconds: number): number | undefined {
   return (timeoutSeconds === 0 ? 300 : timeoutSeconds) * 1000;
 }
 
-/** Fields whose change restarts a running compute (a size or engine setting change); others apply live. */
+/**
+ * Fields whose change restarts a running compute; others apply live. Sizes: spec "What restarts" 1–2, api.md "What
+ * restarts". Postgres settings and the provisioner: **guess** (no source says; many Postgres settings need a restart,
+ * and the provider warns that such a change may drop connections rather than rely on either answer).
+ */
 const RESTARTING: (keyof EndpointConfig)[] = [
   "autoscaling_limit_min_cu",
   "autoscaling_limit_max_cu",

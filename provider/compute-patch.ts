@@ -21,28 +21,34 @@ export async function patchCompute(
   properties: string[],
 ): Promise<{ endpoint: ApiEndpoint; operations: readonly Operation[] }> {
   const body = toPatchBody(news, properties);
-  try {
-    const { endpoint, operations } = await client().endpoints.update(projectId, id, body);
-    return { endpoint: endpoint as ApiEndpoint, operations };
-  } catch (error) {
-    const branchId = body.endpoint.branch_id;
-    if (errorKind(error) === "conflict" && branchId) {
-      const message = await describeBranchConflict(projectId, String(branchId), { movingId: id });
-      throw new Error(message, { cause: error });
-    }
-    if (errorKind(error) === "validation" && branchId)
-      throw new Error(moveRefused(id, String(branchId), error), { cause: error });
-    throw error;
-  }
+  const branchId = body.endpoint.branch_id;
+  const { endpoint, operations } = await client()
+    .endpoints.update(projectId, id, body)
+    .catch(async (error: unknown) => {
+      if (errorKind(error) === "conflict" && branchId) {
+        const message = await describeBranchConflict(projectId, String(branchId), { movingId: id });
+        throw new Error(message, { cause: error });
+      }
+      if (errorKind(error) === "validation" && branchId)
+        throw new Error(moveRefused(id, String(branchId), (error as Error).message), { cause: error });
+      throw error;
+    });
+  if (branchId !== undefined && endpoint.branch_id !== branchId)
+    throw new Error(moveRefused(id, String(branchId), `it stayed on branch ${endpoint.branch_id}`));
+  return { endpoint: endpoint as ApiEndpoint, operations };
 }
 
-/** A move the service refused: branch_id in an update is deprecated, so a replacement is the way to move. */
-function moveRefused(id: string, branchId: string, error: unknown): string {
+/**
+ * A move the service did not make: `branch_id` in an update is deprecated, and once it is removed the service may
+ * refuse it or ignore it as an unknown field (the compute then stays where it was). Either way a replacement is the
+ * way to move, and the update fails rather than record a compute on a branch it is not on.
+ */
+function moveRefused(id: string, branchId: string, why: string): string {
   return (
-    `the service refused to move compute ${id} to branch ${branchId} (${(error as Error).message}). Moving a compute ` +
-    `with an update (branch_id) is deprecated by Neon; replace it instead: give the resource the option ` +
-    `replacementTrigger set to its branchId, so that a new branch means a new compute there (created first, then ` +
-    `the old one deleted; for a primary also deleteBeforeReplace: true)`
+    `the service did not move compute ${id} to branch ${branchId} (${why}). Moving a compute with an update ` +
+    `(branch_id) is deprecated by Neon; replace it instead: pulumi up --replace <its URN> makes a new compute on ` +
+    `the new branch, then deletes this one (a primary also needs the option deleteBeforeReplace: true); the option ` +
+    `replacementTrigger set to the branchId makes later branch changes replacements`
   );
 }
 

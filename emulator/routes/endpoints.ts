@@ -1,4 +1,5 @@
-import { conflict, unprocessable } from "../errors";
+import type { BranchMove } from "../behaviours";
+import { badRequest, conflict, unprocessable } from "../errors";
 import { defaultConfig } from "../fixture";
 import { newEndpointId } from "../ids";
 import { renderOperation } from "../operations";
@@ -74,13 +75,24 @@ function update(ctx: RequestContext): Reply {
   const current = { min: e.config.autoscaling_limit_min_cu, max: e.config.autoscaling_limit_max_cu };
   const sized = applySizes({ ...e.config, ...input.config }, input.config, current, "endpoint");
   const next = settleConfig(ctx.account.plan, sized, "endpoint");
-  const branchId = input.branchId ?? e.branchId;
+  const branchId = branchAfter(input.branchId, e.branchId, behaviours.branchMove);
   if (branchId !== e.branchId) {
     store.branch(project.id, branchId);
     if (e.type === "read_write") assertNoOtherPrimary(ctx, project.id, branchId, e.id);
   }
   gate(ctx, project.id);
   return withOps(ctx, 200, e, lifecycle.updated(e, next, branchId, ctx.now));
+}
+
+/**
+ * The branch a PATCH leaves the compute on: `branch_id` moves it today (api.md "Branch move"); the `branchMove`
+ * behaviour models the two plausible services after the deprecated field is removed (behaviours.ts).
+ */
+function branchAfter(requested: string | undefined, current: string, rule: BranchMove): string {
+  if (requested === undefined || rule === "ignored") return current;
+  if (rule === "refused")
+    throw badRequest("endpoint.branch_id is not accepted in an update: it was removed from the API; allowed: absent");
+  return requested;
 }
 
 /**

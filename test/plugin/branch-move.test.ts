@@ -1,0 +1,49 @@
+/**
+ * A branch move once Neon removes `branch_id` from the update (OpenAPI: deprecated, "will be removed in a future
+ * release"). The service may then refuse the field or ignore it; under either the move must fail, record nothing
+ * new, say how to move instead, and that way must work. Today's service (it moves) is covered in compute.test.ts.
+ */
+import { Compute } from "../../provider";
+import { BranchMove } from "../../emulator/behaviours";
+import { neonWorld, NeonWorld, ok, outputs, writes } from "./world";
+
+describe.each<BranchMove>(["refused", "ignored"])("a service that has %s branch_id in an update", (branchMove) => {
+  let world: NeonWorld;
+  beforeAll(async () => {
+    world = await neonWorld({ emulator: { branchMove } });
+  });
+  afterAll(() => world.stop());
+
+  const computesOn = async (branch: string) =>
+    (await world.api.endpoints.listForBranch(world.projectId, branch)).map((c) => c.id);
+
+  it("a branch move fails naming the way to move, records nothing, and up --replace then moves it", async () => {
+    let branch = world.branches.dev;
+    const stack = world.stack(() => ({
+      id: new Compute("db", { projectId: world.projectId, branchId: branch, type: "read_only" }).id,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const id = String(outputs(stack).id);
+
+    branch = world.branches.staging;
+    const move = await stack.up({ skipPreview: true });
+    expect(move.error?.message).toContain(`the service did not move compute ${id} to branch ${branch}`);
+    expect(move.error?.message).toContain("pulumi up --replace");
+    expect(writes(move)).toEqual([`PATCH /projects/${world.projectId}/endpoints/${id}`]);
+    const stored = stack.state.resources.find((r) => r.urn.endsWith("::db"));
+    expect(stored?.inputs.branchId).toBe(world.branches.dev);
+    expect(await computesOn(world.branches.dev)).toEqual([id]);
+
+    const replaced = ok(await stack.up({ replace: ["db"], skipPreview: true }));
+    const newId = String(outputs(stack).id);
+    expect(newId).not.toBe(id);
+    expect(writes(replaced)).toEqual([
+      `POST /projects/${world.projectId}/endpoints`,
+      `DELETE /projects/${world.projectId}/endpoints/${id}`,
+    ]);
+    expect(await computesOn(world.branches.staging)).toEqual([newId]);
+    expect(await computesOn(world.branches.dev)).toEqual([]);
+    expect(ok(await stack.up()).requests).toEqual([]);
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+});
