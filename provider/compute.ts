@@ -15,7 +15,8 @@ export interface ComputeArgs {
   /**
    * Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's
    * connections drop. The API's `branch_id` in an update is deprecated ("will be removed in a future release"): if
-   * the service refuses a move, replace the compute instead (a new one on the target branch).
+   * the service refuses or ignores a move, the update fails and says to replace the compute instead
+   * (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
    */
   branchId: pulumi.Input<string>;
   /** `read_write` (primary, the default; one per branch) or `read_only` (read replica). Changing it replaces the compute. */
