@@ -7,7 +7,7 @@
 import * as path from "path";
 import { Emulator } from "../emulator";
 import { CommandResult, LocalStack, moduleProgram, StepRecord } from "../testing";
-import { renderResult, renderStep } from "../testing/report";
+import { columnWidths, isShown, renderResult, renderStep } from "../testing/report";
 import { demoBranch } from "./demo-cli";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -36,21 +36,26 @@ export async function runLocally(emulator: Emulator, options: LocalDemoOptions):
       projectId: emulator.projectId,
       branchId: await demoBranch(emulator),
     },
-    onStep: options.quiet ? undefined : progressOf(options),
+    onStep: options.quiet ? undefined : (step, deployment) => progress(step, deployment, widths, options),
   });
+  // Progress lines are aligned like the plan before them (the last preview's steps).
+  let widths = { type: 12, name: 10 };
   const narrate = (line: string) => options.quiet || say(line);
-  const show = (result: CommandResult) => report(result, options, false);
+  const show = (result: CommandResult) => {
+    widths = columnWidths(result.steps.filter(isShown));
+    report(result, options, false);
+  };
   const showAfterProgress = (result: CommandResult) => report(result, options, true);
 
   narrate("$ pulumi preview   (what up would do; nothing is sent to the service)");
   show(await stack.preview());
-  narrate("$ pulumi up");
+  narrate("$ pulumi up --skip-preview");
   showAfterProgress(await stack.up({ skipPreview: true }));
-  narrate("the program changes: primaryMaxCu 2 -> 4 (a resize of the primary)");
+  narrate("$ pulumi config set primaryMaxCu 4   (the program resizes the primary: max 2 -> 4 CU)");
   stack.setConfig({ primaryMaxCu: 4 });
   narrate("$ pulumi preview");
   show(await stack.preview());
-  narrate("$ pulumi up");
+  narrate("$ pulumi up --skip-preview");
   const resize = await stack.up({ skipPreview: true });
   showAfterProgress(resize);
   narrate(`requests that changed something: ${writes(resize).join(", ") || "none"}`);
@@ -58,7 +63,7 @@ export async function runLocally(emulator: Emulator, options: LocalDemoOptions):
   const again = await stack.up();
   showAfterProgress(again);
   narrate(`requests: ${again.requests.length}`);
-  narrate("$ pulumi destroy");
+  narrate("$ pulumi destroy --skip-preview");
   showAfterProgress(await stack.destroy({ skipPreview: true }));
 }
 
@@ -68,12 +73,13 @@ function report(result: CommandResult, options: LocalDemoOptions, afterProgress:
 }
 
 /** Progress: each step of an update as it finishes (the previews print their plan once, at the end). */
-function progressOf(options: LocalDemoOptions) {
-  return (step: StepRecord, deployment: { preview: boolean }) => {
-    if (!deployment.preview && !step.type.startsWith("pulumi:")) {
-      process.stdout.write(`${renderStep(step, { type: 12, name: 10 }, options.color)}\n`);
-    }
-  };
+function progress(
+  step: StepRecord,
+  deployment: { preview: boolean },
+  widths: { type: number; name: number },
+  options: LocalDemoOptions,
+): void {
+  if (!deployment.preview && isShown(step)) process.stdout.write(`${renderStep(step, widths, options.color)}\n`);
 }
 
 function writes(result: CommandResult): string[] {

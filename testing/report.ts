@@ -34,10 +34,7 @@ export function renderResult(result: CommandResult, options: ReportOptions = {})
   if (options.quiet) return summaryLine(result, counts, paint);
   const lines: string[] = [];
   const shown = result.steps.filter(isShown);
-  const widths = {
-    type: Math.max(0, ...shown.map((s) => shortType(s.type).length)),
-    name: Math.max(0, ...shown.map((s) => s.name.length)),
-  };
+  const widths = columnWidths(shown);
   if (!options.noSteps) for (const step of shown) lines.push(renderStep(step, widths, options.color));
   for (const d of result.diagnostics) {
     if (d.severity !== "info") lines.push(paint(d.severity === "error" ? "31" : "33", `${d.severity}: ${d.message}`));
@@ -67,12 +64,21 @@ export function renderStep(step: StepRecord, widths = { type: 0, name: 0 }, colo
   return `${paint(look.color, line)}${failed}`;
 }
 
+/** The widths of the type and name columns that align the step lines of `steps`. */
+export function columnWidths(steps: StepRecord[]): { type: number; name: number } {
+  return {
+    type: Math.max(0, ...steps.map((s) => shortType(s.type).length)),
+    name: Math.max(0, ...steps.map((s) => s.name.length)),
+  };
+}
+
 /** `pulumi-nodejs:dynamic/neon:Compute` → `neon:Compute`. */
 export function shortType(type: string): string {
   return type.replace(/^pulumi-nodejs:dynamic\//, "");
 }
 
-function isShown(step: StepRecord): boolean {
+/** Whether a step gets a line: the engine's own default provider and the root stack only when they change. */
+export function isShown(step: StepRecord): boolean {
   const engineOwn = step.type.startsWith("pulumi:providers:") || step.type === "pulumi:pulumi:Stack";
   return !engineOwn || (step.op !== "same" && step.op !== "delete");
 }
