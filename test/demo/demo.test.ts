@@ -62,6 +62,8 @@ describe("demo without the Pulumi CLI", () => {
       from += at;
     }
     expect(output).not.toContain("\u001b["); // not a TTY: no colour
+    // No API key (the emulator's or the created one: 64 characters of [A-Za-z0-9_-]) is ever printed.
+    expect(output).not.toMatch(/[A-Za-z0-9_-]{64}/);
   });
 
   it("with --quiet prints what it is, then only each command's summary", async () => {
