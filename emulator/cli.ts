@@ -16,14 +16,15 @@ const USAGE = `Usage: neon-emulator [options]
   --rate-limit N[,B]         N requests/minute per account, bursts of B/s per route (default 700,40)
   --no-rate-limit            switch the rate limit off
   --plan free|paid           plan of the default account (free: sizes up to 2 CU, autosuspend delay fixed)
+  --org ID                   the default account is an admin of organization ID, which holds the default project
   --no-delete-operations     deletes return no operations (default: a running suspend_compute, as the real service)
   --retry-after              429s carry Retry-After (default: none, as the real service)
   --pooler-fields            responses carry the deprecated pooler_enabled / pooler_mode (default: absent)
   --idle-restart             restart of an idle compute is allowed (default: 422, as the real service)
   --branch-ready-delay-ms N  service ms a new branch stays "not ready" after its create_branch (default 0)
   --verbose                  one line per request on stderr (never a key)
-Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID on stdout, and the
-service behaviours it runs with on stderr.`;
+Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID (and NEON_ORG_ID with
+--org) on stdout, and the service behaviours it runs with on stderr.`;
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -49,6 +50,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
       "rate-limit": { type: "string" },
       "no-rate-limit": { type: "boolean" },
       plan: { type: "string" },
+      org: { type: "string" },
       "no-delete-operations": { type: "boolean" },
       "retry-after": { type: "boolean" },
       "pooler-fields": { type: "boolean" },
@@ -76,6 +78,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
     rateLimit: v["no-rate-limit"] ? false : { perMinute, burstPerSecondPerRoute: burst },
     log: v.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     plan: v.plan as Plan | undefined,
+    organization: v.org,
     deleteOperations: v["no-delete-operations"] ? false : undefined,
     retryAfter: v["retry-after"] || undefined,
     omitPoolerFields: v["pooler-fields"] ? false : undefined,
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
   }
   const em = await startEmulator(options);
   process.stdout.write(`NEON_API_HOST=${em.baseUrl}\nNEON_API_KEY=${em.apiKey}\nNEON_PROJECT_ID=${em.projectId}\n`);
+  if (options.organization) process.stdout.write(`NEON_ORG_ID=${options.organization}\n`);
   process.stderr.write(`neon-emulator: service behaviours: ${em.describe()}\n`);
   const stop = (signal: string): void => {
     process.stderr.write(`neon-emulator: ${signal}, saving state and closing\n`);
