@@ -75,10 +75,12 @@ function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): st
   if ("movingId" in cause) return `move or delete ${id} first, or make this compute type read_only`;
   if (holder && carriesOwnerTag(holder, cause.creating)) {
     return (
-      `${id} was made for this same resource: if this is a replacement (pulumi up --replace, a replacementTrigger, a ` +
-      `new parent), Pulumi creates the new compute before deleting the old one, so give this resource the option ` +
-      `deleteBeforeReplace: true; if an earlier pulumi up was interrupted while creating it (Pulumi then warns of a ` +
-      `pending create), nothing uses it: delete it (a compute holds no data; its branch does), then run pulumi up again`
+      `${id} carries this resource's tag (its project, stack and resource names), so it is one of three: the compute ` +
+      `this resource is being replaced from (pulumi up --replace, a replacementTrigger, a new parent: Pulumi creates ` +
+      `the new compute before deleting the old one), so give this resource the option deleteBeforeReplace: true; or ` +
+      `one an interrupted pulumi up made for it (Pulumi then warned of a pending create): nothing uses it, so delete ` +
+      `it (a compute holds no data; its branch does) and run pulumi up again; or the primary of another stack with ` +
+      `the same project and stack names (another backend or organization): it is not yours, so use another branch`
     );
   }
   return (

@@ -62,8 +62,10 @@ describe("an up interrupted after the service created the compute", () => {
     const [stray] = await computesOn(branch);
     const next = await stack.up();
     expect(next.error?.message).toContain(`its primary (read_write) compute is ${stray.id}`);
-    expect(next.error?.message).toContain("was made for this same resource");
-    expect(next.error?.message).toContain("interrupted while creating it");
+    expect(next.error?.message).toContain("carries this resource's tag");
+    expect(next.error?.message).toContain(
+      "one an interrupted pulumi up made for it (Pulumi then warned of a pending create)",
+    );
     expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
     await world.api.endpoints.delete(world.projectId, stray.id);
     ok(await stack.up());

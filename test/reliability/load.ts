@@ -1,10 +1,12 @@
 /**
- * Load (issue 6, part 6): many changes across many projects at once through one plugin process, against the
+ * Load (issue 6, part 6): many changes across many projects at once through one plugin process (one `pulumi up`),
+ * against the
  * emulator with its rate limit on (700 requests per minute per account, 40 per second per route). All must
  * succeed in bounded time (no deadlock between the per-project locks), and 429s, if any, must all have been
  * retried to success.
  */
-import { Rig } from "./rig";
+import { inState } from "./audit";
+import { COMPUTE, Rig } from "./rig";
 import { ComputeDecl, DeclaredWorld, programOf } from "./worlds";
 
 export interface LoadFigures {
@@ -52,15 +54,14 @@ export async function runLoad(projects: number, perProject: number, timeoutMs: n
     const second = await withTimeout(rig.up(programOf(changed, rig.projects)), timeoutMs, "the changing up");
     const t2 = Date.now();
     errors.push(...[...first.errors, ...second.errors].map((e) => e.message));
-    const steps = rig.engine.steps.filter((s) => s.op === "update").length;
+    const steps = second.steps.filter((s) => s.type === COMPUTE && s.op === "update").length;
+    const held = inState(rig, COMPUTE);
     const api = rig.api();
     let converged = true;
     for (const [p, project] of rig.projects.entries()) {
       const listed = await api.endpoints.list(project.id);
       for (const decl of changed.computes.filter((c) => c.project === p)) {
-        const id = rig.engine.state.get(
-          `urn:pulumi:stack::project::pulumi-nodejs:dynamic/neon:Compute::${decl.name}`,
-        )?.id;
+        const id = held.find((r) => r.urn.endsWith(`::${decl.name}`))?.id;
         const actual = listed.find((c) => c.id === id);
         if (!actual || actual.autoscaling_limit_min_cu !== decl.min || actual.autoscaling_limit_max_cu !== decl.max)
           converged = false;

@@ -28,6 +28,12 @@ export interface Case {
   invalid: string[];
   /** Both sizes valid on their own but not together, or only one of them set. */
   badPair: boolean;
+  /**
+   * A compute above 16 CU (its minimum) with a suspend delay other than -1: api.md (Sizes) says such computes never
+   * scale to zero, so the delay contradicts the sizes and suspendTimeoutSeconds must be refused. Whether the service
+   * refuses it or overrides it is not documented: the emulator cross-check stays away from these cases.
+   */
+  alwaysActive?: boolean;
 }
 
 type Field = [value: unknown, valid: boolean];
@@ -151,10 +157,12 @@ export function computeCase(
       // The provider's declarative rule (README): both sizes or neither. A lone size is merged by the service
       // with the compute's current sizes, so whether it is valid depends on state a check cannot see.
       const onlyOne = (min === undefined) !== (max === undefined);
+      const suspend = inputs.suspendTimeoutSeconds;
       return {
         inputs,
         invalid: invalidProps,
         badPair: onlyOne || (bothValid && !sizePairValid(min as number, max as number)),
+        alwaysActive: typeof min === "number" && min > 16 && suspend !== undefined && suspend !== -1,
       };
     });
 }
@@ -194,8 +202,15 @@ export function disagreements(c: Case, failures: { property: string; reason: str
   const pairProps = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"];
   if (c.badPair && !pairProps.some((p) => named.has(p)))
     problems.push("the size pair is invalid but check named no size");
+  if (c.alwaysActive && !named.has("suspendTimeoutSeconds"))
+    problems.push(
+      "a compute above 16 CU has a suspend delay other than -1 but check did not name suspendTimeoutSeconds",
+    );
   for (const f of failures) {
-    const expected = c.invalid.includes(f.property) || (c.badPair && pairProps.includes(f.property));
+    const expected =
+      c.invalid.includes(f.property) ||
+      (c.badPair && pairProps.includes(f.property)) ||
+      (c.alwaysActive === true && f.property === "suspendTimeoutSeconds");
     if (!expected) problems.push(`check refused ${f.property} (${f.reason}), which the oracle accepts`);
     if (!f.reason.trim()) problems.push(`check refused ${f.property} without a reason`);
   }

@@ -1,12 +1,15 @@
 /**
- * The reliability rig: the emulator (persisted to a state file), the real dynamic-provider plugin and the step
- * driver, with the two moves a reliability test needs and the harness does not offer:
+ * The reliability rig: the emulator (persisted to a state file) and one local stack (testing/) that drives the real
+ * dynamic-provider plugin as the Pulumi CLI does, a new plugin process per command. Beyond what a stack offers, it
+ * has the moves a reliability test needs:
  *
  * - `restartEmulator(faults)`: closes the emulator and starts it again from its state file, on the same port and
  *   with the same console key, with other fault settings. The emulator's random fault rate is fixed at start, so
- *   this is how a test turns faults on for the faulty `up`s and off for the repairing ones. The plugin keeps its
- *   configuration (same URL, same key) and sees one service throughout.
- * - `restartPlugin()`: a new plugin process for the same engine state, as after a cancelled `pulumi up`.
+ *   this is how a test turns faults on for the faulty `up`s and off for the repairing ones. The stack's config
+ *   (neon:apiUrl, neon:apiKey) stays valid: the provider sees one service throughout.
+ * - `interrupt()`: kills the running command as a killed `pulumi up` (the state keeps its pending operations).
+ * - `results`: every command the rig ran, so that their diagnostics (the plugin's output included) are searched
+ *   for secrets and the audit can tell which command made an object and whether that command reported it.
  *
  * A stuck operation (operations.stickNext) never ends in the emulator and keeps its project locked (423) for
  * good; the real service's stuck operations are ended by Neon. `restartEmulator` ends such operations (in the
@@ -15,15 +18,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
-import { Emulator, EmulatorOptions, FaultKind, Fixture, startEmulator } from "../../emulator";
+import { Emulator, EmulatorOptions, FaultKind, Fixture, RequestLogEntry, startEmulator } from "../../emulator";
 import { NeonClient } from "../../sdk";
-import { StepEngine } from "../harness/engine";
-import { Plugin } from "../harness/plugin";
-import { Program, run } from "../harness/program";
-import { REPO_ROOT } from "../harness/world";
+import { CommandResult, LocalStack, Program, StepRecord } from "../../testing";
+import { REPO_ROOT } from "../plugin/world";
 
-export const COMPUTE = "pulumi-nodejs:dynamic/neon:Compute";
-export const API_KEY = "pulumi-nodejs:dynamic/neon:ApiKey";
+export { API_KEY, COMPUTE } from "../plugin/world";
 export const BRANCHES = ["main", "dev", "staging"] as const;
 export type BranchName = (typeof BRANCHES)[number];
 
@@ -47,44 +47,67 @@ export interface RigOptions {
 export interface RigProject {
   id: string;
   branches: Record<BranchName, string>;
-  /** The fixture's own computes (the primary on main): never an orphan. */
+  /** The fixture's own computes (the primary on main): never an orphan, never to be deleted or held by the stack. */
   fixtureComputes: string[];
 }
 
 /** Figures of the emulator across its restarts. */
 export interface RigCounts {
   requests: number;
+  /** Requests answered by an emulator started with random faults on: the base of the fault ratio. */
+  faultyRequests: number;
   faults: number;
   byStatus: Record<string, number>;
 }
 
+/** One `pulumi up --skip-preview` as a reliability test reads it. */
+export interface RigUp {
+  /** The command's error first, then every other error it reported (each failed step, each check failure). */
+  errors: Error[];
+  /** The stack's outputs after the command, secrets shown (`pulumi stack output --show-secrets`). */
+  exports: Record<string, unknown>;
+  warnings: string[];
+  steps: StepRecord[];
+  result: CommandResult;
+}
+
 export class Rig {
   emulator!: Emulator;
-  plugin!: Plugin;
-  engine!: StepEngine;
+  readonly stack: LocalStack;
   projects: RigProject[] = [];
-  /** Every plugin started, so that the output of killed ones is searched for secrets too. */
-  readonly plugins: Plugin[] = [];
-  readonly counts: RigCounts = { requests: 0, faults: 0, byStatus: {} };
+  /** Every command the rig ran, interrupted ones included, in order. */
+  readonly results: CommandResult[] = [];
+  readonly counts: RigCounts = { requests: 0, faultyRequests: 0, faults: 0, byStatus: {} };
   private readonly dir = mkdtempSync(path.join(tmpdir(), "neon-reliability-"));
   readonly stateFile = path.join(this.dir, "state.json");
   private port = 0;
   private apiKey?: string;
+  private faulty = false;
 
-  private constructor(private readonly options: RigOptions) {}
+  private constructor(private readonly options: RigOptions) {
+    this.stack = new LocalStack({
+      program: () => ({}),
+      cwd: REPO_ROOT,
+      requestLog: new RunningLog(() => this.emulator),
+      env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "", NEON_WAIT_TIMEOUT_SECONDS: "" },
+    });
+  }
 
   static async start(options: RigOptions = {}): Promise<Rig> {
     const rig = new Rig(options);
     await rig.startEmulator(options.faults);
     rig.apiKey = rig.emulator.apiKey;
     rig.port = Number(new URL(rig.emulator.baseUrl).port);
-    await rig.startPlugin();
-    rig.engine = new StepEngine(rig.plugin);
+    rig.stack.setConfig({
+      "neon:apiKey": { secret: rig.emulator.apiKey },
+      "neon:apiUrl": rig.emulator.baseUrl,
+      "neon:waitTimeoutSeconds": String(options.waitTimeoutSeconds ?? 2),
+    });
     rig.projects = await rig.readProjects();
     return rig;
   }
 
-  /** A client with the console key, for reading the service's world (use with faults off). */
+  /** A client with the console key, for reading (or changing, as a user would) the service's world. */
   api(): NeonClient {
     return new NeonClient({ apiKey: this.emulator.apiKey, apiUrl: this.emulator.baseUrl });
   }
@@ -97,20 +120,32 @@ export class Rig {
     await this.startEmulator(faults);
   }
 
-  /** A fresh plugin process driving the same engine state (the old one is killed if still alive). */
-  async restartPlugin(): Promise<void> {
-    this.plugin.kill();
-    await this.plugin.close().catch(() => undefined);
-    await this.startPlugin();
-    // The engine keeps its state (and the key sealing its secrets); only the process it drives changes.
-    (this.engine as unknown as { plugin: Plugin }).plugin = this.plugin;
+  /** `pulumi up --skip-preview` of `program` (with `preview`: `pulumi up`, its preview first). Never throws. */
+  async up(program: Program, options: { preview?: boolean } = {}): Promise<RigUp> {
+    this.stack.program = program;
+    const result = await this.record(this.stack.up({ skipPreview: !options.preview }));
+    return {
+      errors: errorsOf(result),
+      exports: this.stack.outputs({ showSecrets: true }),
+      warnings: result.warnings,
+      steps: result.steps,
+      result,
+    };
   }
 
-  /** One `pulumi up` of `program`; errors are returned (and kept in engine.errors), not thrown. */
-  async up(program: Program): Promise<{ errors: Error[]; exports: Record<string, unknown> }> {
-    this.engine.steps = [];
-    const result = await run(this.engine, program);
-    return { errors: result.errors, exports: result.exports ?? {} };
+  /** `pulumi destroy --skip-preview`. */
+  destroy(): Promise<CommandResult> {
+    return this.record(this.stack.destroy({ skipPreview: true }));
+  }
+
+  /** Kills the running command as a killed CLI (its plugin dies; the state keeps its pending operations). */
+  interrupt(): Promise<void> {
+    return this.stack.interrupt();
+  }
+
+  /** The requests the running emulator logged from `mark` on. */
+  requestsSince(mark: number): RequestLogEntry[] {
+    return this.emulator.requests.slice(mark);
   }
 
   /** Requests and faults so far, this emulator's included. */
@@ -120,20 +155,26 @@ export class Rig {
     for (const [status, n] of Object.entries(stats.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + n;
     return {
       requests: this.counts.requests + stats.requests,
+      faultyRequests: this.counts.faultyRequests + (this.faulty ? stats.requests : 0),
       faults: this.counts.faults + this.emulator.faults.injected(),
       byStatus,
     };
   }
 
   async stop(): Promise<void> {
-    for (const plugin of this.plugins) await plugin.close().catch(() => undefined);
+    await this.stack.interrupt().catch(() => undefined);
     await this.emulator.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
+  private async record(command: Promise<CommandResult>): Promise<CommandResult> {
+    const result = await command;
+    this.results.push(result);
+    return result;
+  }
+
   private addCounts(): void {
-    const totals = this.totals();
-    Object.assign(this.counts, totals);
+    Object.assign(this.counts, this.totals());
   }
 
   private async startEmulator(faults?: FaultSettings): Promise<void> {
@@ -146,17 +187,7 @@ export class Rig {
       rateLimit: this.options.rateLimit ?? false,
       ...(faults ? { faults: { slowMs: 200, ...faults } } : {}),
     });
-  }
-
-  private async startPlugin(): Promise<void> {
-    const env = { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "", NEON_WAIT_TIMEOUT_SECONDS: "" };
-    this.plugin = await Plugin.start({ cwd: REPO_ROOT, env });
-    this.plugins.push(this.plugin);
-    await this.plugin.configure({
-      "neon:apiKey": this.emulator.apiKey,
-      "neon:apiUrl": this.emulator.baseUrl,
-      "neon:waitTimeoutSeconds": String(this.options.waitTimeoutSeconds ?? 2),
-    });
+    this.faulty = faults !== undefined && faults.rate > 0;
   }
 
   private async readProjects(): Promise<RigProject[]> {
@@ -171,6 +202,24 @@ export class Rig {
       }),
     );
   }
+}
+
+/** The request log of whichever emulator is running (each restart starts a new one), for the stack's results. */
+class RunningLog {
+  constructor(private readonly running: () => Emulator) {}
+
+  get requests(): readonly RequestLogEntry[] {
+    return this.running().requests;
+  }
+}
+
+/** What a command reported as errors: its error first, then each error diagnostic it did not already say. */
+export function errorsOf(result: CommandResult): Error[] {
+  const errors = result.error ? [result.error] : [];
+  for (const d of result.diagnostics) {
+    if (d.severity === "error" && d.message !== result.error?.message) errors.push(new Error(d.message));
+  }
+  return errors;
 }
 
 /** N projects like the default one: main with its primary, dev, staging. Names sort in order. */

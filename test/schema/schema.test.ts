@@ -143,6 +143,18 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(Object.keys(schema.functions)).toEqual(["neon:index:getProjects"]);
   });
 
+  it("carries the package's version, and every example depends on it", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+    expect(schema.version).toBe(pkg.version);
+    const examples = fs.readdirSync(path.join(REPO_ROOT, "examples"));
+    for (const example of examples) {
+      const manifest = path.join(REPO_ROOT, "examples", example, "package.json");
+      if (!fs.existsSync(manifest)) continue;
+      const dependency = JSON.parse(fs.readFileSync(manifest, "utf8")).dependencies["pulumi-neon-dynamic"];
+      expect(`${example}: ${dependency}`).toBe(`${example}: ^${pkg.version}`);
+    }
+  });
+
   it("Compute inputs are ComputeArgs, member by member (name, kind, required)", () => {
     expect(schemaMembers(compute.inputProperties, compute.requiredInputs)).toEqual(
       interfaceMembers("provider/compute.ts", "ComputeArgs"),
