@@ -27,6 +27,16 @@ export function authenticate(
   return { account, key };
 }
 
+/**
+ * The valid key a request presents, without recording its use, or undefined: lets a request to a path the key may not
+ * reach be refused for its scope (403) even where the path itself answers 405.
+ */
+export function peekKey(store: Store, header: string | undefined): KeyRecord | undefined {
+  const m = header ? BEARER.exec(header) : null;
+  const key = m ? store.findKey(m[1]) : undefined;
+  return key && !key.revoked && store.accounts.has(key.accountId) ? key : undefined;
+}
+
 /** `::ffff:127.0.0.1` → `127.0.0.1`, as the real service reports IPv4 callers. */
 export function normalizeAddr(addr: string | undefined): string {
   if (!addr) return "";

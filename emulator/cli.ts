@@ -17,6 +17,7 @@ const USAGE = `Usage: neon-emulator [options]
   --rate-limit N[,B]         N requests/minute per account, bursts of B/s per route (default 700,40)
   --no-rate-limit            switch the rate limit off
   --plan free|paid           plan of the default account (free: sizes up to 2 CU, autosuspend delay fixed)
+  --org ID                   the default account is an admin of organization ID, which holds the default project
   --no-delete-operations     deletes return no operations (default: a running suspend_compute, as the real service)
   --retry-after              429s carry Retry-After (default: none, as the real service)
   --pooler-fields            responses carry the deprecated pooler_enabled / pooler_mode (default: absent)
@@ -25,8 +26,8 @@ const USAGE = `Usage: neon-emulator [options]
   --branch-move MODE         what branch_id in an update does: moves (default, the real service today), or
                              refused / ignored (the two plausible behaviours once Neon removes the deprecated field)
   --verbose                  one line per request on stderr (never a key)
-Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID on stdout, and the
-service behaviours it runs with on stderr.`;
+Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID (and NEON_ORG_ID with
+--org) on stdout, and the service behaviours it runs with on stderr.`;
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -52,6 +53,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
       "rate-limit": { type: "string" },
       "no-rate-limit": { type: "boolean" },
       plan: { type: "string" },
+      org: { type: "string" },
       "no-delete-operations": { type: "boolean" },
       "retry-after": { type: "boolean" },
       "pooler-fields": { type: "boolean" },
@@ -84,6 +86,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
     rateLimit: v["no-rate-limit"] ? false : { perMinute, burstPerSecondPerRoute: burst },
     log: v.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     plan: v.plan as Plan | undefined,
+    organization: v.org,
     deleteOperations: v["no-delete-operations"] ? false : undefined,
     retryAfter: v["retry-after"] || undefined,
     omitPoolerFields: v["pooler-fields"] ? false : undefined,
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
   }
   const em = await startEmulator(options);
   process.stdout.write(`NEON_API_HOST=${em.baseUrl}\nNEON_API_KEY=${em.apiKey}\nNEON_PROJECT_ID=${em.projectId}\n`);
+  if (options.organization) process.stdout.write(`NEON_ORG_ID=${options.organization}\n`);
   process.stderr.write(`neon-emulator: service behaviours: ${em.describe()}\n`);
   const stop = (signal: string): void => {
     process.stderr.write(`neon-emulator: ${signal}, saving state and closing\n`);

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { newApiKeySecret, newBranchId, newEndpointId, newProjectId } from "./ids";
 import { Store } from "./store";
-import type { EndpointConfig, EndpointRecord, Fixture, FixtureAccount, FixtureEndpoint, FixtureProject } from "./types";
+import type {
+  EndpointConfig,
+  EndpointRecord,
+  Fixture,
+  FixtureAccount,
+  FixtureEndpoint,
+  FixtureMembership,
+  FixtureProject,
+} from "./types";
 
 /** The default config of a new compute: a fixed 0.25 CU, default autosuspend, the neonvm provisioner. */
 export function defaultConfig(): EndpointConfig {
@@ -55,12 +63,29 @@ export function seedAccount(store: Store, a: FixtureAccount, now: number, apiKey
   store.addAccount({ id: accountId, name: a.name ?? "Emulator User", ...(a.plan === "free" ? { plan: "free" } : {}) });
   const secret = apiKey ?? a.apiKey ?? newApiKeySecret();
   store.addKey(accountId, "console", secret, now);
+  for (const m of a.organizations ?? []) joinFixtureOrganization(store, accountId, m, now);
   const projectIds = (a.projects ?? []).map((p) => seedProject(store, accountId, p, now));
   return { accountId, apiKey: secret, projectId: projectIds[0] ?? "" };
 }
 
-function seedProject(store: Store, accountId: string, p: FixtureProject, now: number): string {
+/** A membership of the fixture: a bad id or role fails at start, naming it. */
+function joinFixtureOrganization(store: Store, accountId: string, m: FixtureMembership, now: number): void {
+  if (typeof m?.id !== "string" || !/^[a-z0-9-]{1,60}$/.test(m.id)) {
+    throw new Error(`fixture organization id ${JSON.stringify(m?.id)} must match ^[a-z0-9-]{1,60}$`);
+  }
+  if (m.role !== undefined && m.role !== "admin" && m.role !== "member") {
+    throw new Error(`fixture organization role ${JSON.stringify(m.role)} is not allowed; allowed: admin, member`);
+  }
+  store.joinOrganization(m, accountId, m.role ?? "admin", now);
+}
+
+/**
+ * Adds one project (its branches and computes); an `org_id` puts it in that organization, and its owner joins it (as an
+ * admin unless the account's `organizations` say otherwise).
+ */
+export function seedProject(store: Store, accountId: string, p: FixtureProject, now: number): string {
   const id = p.id ?? newProjectId();
+  if (p.org_id) joinFixtureOrganization(store, accountId, { id: p.org_id }, now);
   const regionId = p.region_id ?? "aws-us-east-2";
   const seq = store.nextSeq();
   store.addProject({

@@ -16,6 +16,8 @@ function words(): string {
 export const newProjectId = (): string => words();
 export const newBranchId = (): string => `br-${words()}`;
 export const newEndpointId = (): string => `ep-${words()}`;
+/** Like `org-morning-bread-81040908` (OpenAPI, listProjects example). */
+export const newOrgId = (): string => `org-${words()}`;
 
 const KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 

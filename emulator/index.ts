@@ -9,10 +9,20 @@ import { Saver } from "./persistence";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit";
 import { createApp, type RequestLogEntry } from "./server";
 import type { Store } from "./store";
-import type { Fixture, Plan } from "./types";
-import { addAccount, loadWorld } from "./world";
+import type { Fixture, OrgRole, Plan } from "./types";
+import { addAccount, addOrganization, loadWorld, type OrganizationOptions } from "./world";
 
-export type { FaultKind, FaultRule, Fixture, OperationRule, Plan, RequestLogEntry, ServiceBehaviours };
+export type {
+  FaultKind,
+  FaultRule,
+  Fixture,
+  OperationRule,
+  OrganizationOptions,
+  OrgRole,
+  Plan,
+  RequestLogEntry,
+  ServiceBehaviours,
+};
 export { createApp } from "./server";
 export { describeBehaviours, REAL_SERVICE } from "./behaviours";
 
@@ -30,6 +40,7 @@ export interface EmulatorOptions {
   fixture?: string | Fixture; // starting world
   log?: (line: string) => void; // one line per request; never a key
   plan?: Plan; // the first account's plan; "free": sizes up to 2 CU, autosuspend delay fixed (default: the fixture's, else paid)
+  organization?: string; // a fresh world's first account is an admin of this organization, which holds its first project
   // The real service's behaviours (defaults: as it is, late 2026; see behaviours.ts and README "Sources"):
   deleteOperations?: boolean; // DELETE returns a running suspend_compute that locks the project; default true
   retryAfter?: boolean; // 429 carries Retry-After; default false
@@ -59,6 +70,8 @@ export interface Emulator {
   describe(): string;
   activity(projectId: string, endpointId: string): void;
   createAccount(options?: { plan?: Plan }): { accountId: string; apiKey: string; projectId: string };
+  /** An organization with its members (default: this account, admin) and new projects (default 1) of its own. */
+  createOrganization(options?: OrganizationOptions): { orgId: string; projectIds: string[] };
   close(): Promise<void>;
 }
 
@@ -154,6 +167,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const s = addAccount(store, clock.now(), accountOptions.plan);
       saver?.schedule();
       return s;
+    },
+    createOrganization(organizationOptions) {
+      const created = addOrganization(store, clock.now(), seeded.accountId, organizationOptions);
+      saver?.schedule();
+      return created;
     },
     close: () => (closed ??= closeAll(server, saver)),
   };

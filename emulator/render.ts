@@ -94,7 +94,13 @@ export function renderBranch(b: Branch): Record<string, unknown> {
   };
 }
 
-/** A key as listed: never the secret; `last_used_at` null until first use. */
+/** The create response, the only one carrying the secret: `{id, key, name, created_at, created_by, project_id?}`. */
+export function renderKeyCreated(k: KeyRecord, secret: string): Record<string, unknown> {
+  const created = { id: k.id, key: secret, name: k.name, created_at: iso(k.createdAt) };
+  return { ...created, created_by: k.accountId, ...scopeOf(k) };
+}
+
+/** A key as listed: never the secret; `last_used_at` null until first use; `project_id` when scoped. */
 export function renderKeyListItem(k: KeyRecord, owner: Account): Record<string, unknown> {
   return {
     id: k.id,
@@ -103,10 +109,16 @@ export function renderKeyListItem(k: KeyRecord, owner: Account): Record<string, 
     created_by: { id: owner.id, name: owner.name, image: "" },
     last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
     last_used_from_addr: k.lastUsedFromAddr,
+    ...scopeOf(k),
   };
 }
 
-/** The revoke response: `{id, name, created_at, created_by, revoked, last_used_at, last_used_from_addr}`. */
+/** `project_id` of a project-scoped key (OpenAPI: OrgApiKeysListResponseItem, OrgApiKeyCreateResponse, …). */
+export function scopeOf(k: KeyRecord): { project_id?: string } {
+  return k.projectId === undefined ? {} : { project_id: k.projectId };
+}
+
+/** The revoke response: `{id, name, created_at, created_by, revoked, last_used_at, last_used_from_addr, project_id?}`. */
 export function renderKeyRevoked(k: KeyRecord): Record<string, unknown> {
   return {
     id: k.id,
@@ -116,5 +128,6 @@ export function renderKeyRevoked(k: KeyRecord): Record<string, unknown> {
     revoked: k.revoked,
     last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
     last_used_from_addr: k.lastUsedFromAddr,
+    ...scopeOf(k),
   };
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authenticate } from "./auth";
-import { ApiError, notFound, methodNotAllowed, payloadTooLarge, tooManyRequests } from "./errors";
+import { scopeRefusal } from "./access";
+import { authenticate, peekKey } from "./auth";
+import { hasBody, parseJson, readBody } from "./body";
+import { ApiError, notFound, methodNotAllowed, tooManyRequests } from "./errors";
 import { faultError, isErrorFault, PROXY_TIMEOUT, type Fault, type FaultInjector } from "./faults";
 import type { RateLimiter } from "./rate-limit";
 import { Router, type AppState, type Match, type Reply } from "./router";
@@ -10,7 +12,9 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
+import { orgApiKeyRoutes } from "./routes/org-api-keys";
 import { projectRoutes } from "./routes/projects";
+import type { KeyRecord } from "./types";
 
 export interface RequestLogEntry {
   method: string;
@@ -35,6 +39,7 @@ const API_PREFIX = "/api/v2";
 
 const apiRouter = new Router().add([
   ...apiKeyRoutes,
+  ...orgApiKeyRoutes,
   ...projectRoutes,
   ...branchRoutes,
   ...endpointRoutes,
@@ -61,39 +66,6 @@ function errorReply(err: unknown, requestId: string, log?: (line: string) => voi
   }
   log?.(`internal error ${requestId}: ${err instanceof Error ? err.stack : String(err)}`);
   return { status: 500, body: { code: "", message: "internal server error", request_id: requestId } };
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  const len = req.headers["content-length"];
-  return (len !== undefined && len !== "0") || req.headers["transfer-encoding"] !== undefined;
-}
-
-function readBody(req: IncomingMessage, max: number, done: (err?: ApiError, body?: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let finished = false;
-  const finish = (err?: ApiError, body?: Buffer): void => {
-    if (finished) return;
-    finished = true;
-    done(err, body);
-  };
-  if (Number(req.headers["content-length"]) > max) return finish(payloadTooLarge(max));
-  req.on("data", (c: Buffer) => {
-    size += c.length;
-    if (size > max) finish(payloadTooLarge(max));
-    else if (!finished) chunks.push(c);
-  });
-  req.on("end", () => finish(undefined, Buffer.concat(chunks, size)));
-  req.on("error", () => finish(new ApiError(400, "the request body could not be read")));
-}
-
-function parseJson(buf: Buffer | undefined): unknown {
-  if (!buf || buf.length === 0) return undefined;
-  try {
-    return JSON.parse(buf.toString("utf8"));
-  } catch {
-    throw new ApiError(400, "the request body is not valid JSON");
-  }
 }
 
 type FullReply = Reply & { headers?: Record<string, string> };
@@ -166,18 +138,26 @@ class Exchange {
   private handle(buf: Buffer | undefined): FullReply {
     const m = this.match;
     if (m.kind === "none") throw notFound(this.isApi ? "path" : "page");
-    if (m.kind === "method") throw methodNotAllowed(m.allowed);
+    if (m.kind === "method")
+      throw this.refusalOf(peekKey(this.state.store, this.req.headers.authorization)) ?? methodNotAllowed(m.allowed);
     const { retryAfter } = this.state.behaviours;
     if (this.fault && isErrorFault(this.fault.kind)) throw faultError(this.fault.kind, retryAfter);
     const body = parseJson(buf);
     const now = this.state.clock.now();
     const { store } = this.state;
     const { account, key } = authenticate(store, this.req.headers.authorization, this.req.socket.remoteAddress, now);
+    const refusal = this.refusalOf(key);
+    if (refusal) throw refusal;
     const wait = this.options.rateLimiter?.take(account.id, `${this.entry.method} ${m.route.pattern}`, now) ?? 0;
     if (wait > 0) throw tooManyRequests(retryAfter ? wait : undefined);
     const params = decodeParams(m.params);
     const query = new URLSearchParams(this.query);
     return m.route.handler({ state: this.state, account, key, params, query, body, now });
+  }
+
+  /** A key's refusal of an API path outside its reach (access.ts); none for the emulator's own routes. */
+  private refusalOf(key: KeyRecord | undefined): ApiError | undefined {
+    return key && this.isApi ? scopeRefusal(key, this.path) : undefined;
   }
 
   /** Ambiguous faults lose the response; 524 faults replace it (either way, after the route has run). */

@@ -1,6 +1,15 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { ApiError, notFound } from "./errors";
-import type { Account, Branch, EndpointRecord, KeyRecord, OperationRecord, Project } from "./types";
+import type {
+  Account,
+  Branch,
+  EndpointRecord,
+  KeyRecord,
+  OperationRecord,
+  Organization,
+  OrgRole,
+  Project,
+} from "./types";
 
 /** sha256 hex of a key secret: the only form in which a key is kept (in memory and in the state file). */
 export const hashKey = (secret: string): string => createHash("sha256").update(secret).digest("hex");
@@ -12,7 +21,8 @@ export interface Snapshot {
   seq: number;
   nextKeyId: number;
   accounts: Account[];
-  keys: KeyRecord[];
+  organizations?: Organization[]; // absent in files written before organizations were modelled
+  keys: KeyRecord[]; // with their scope (orgId, projectId)
   projects: Project[];
   branches: Branch[];
   endpoints: EndpointRecord[];
@@ -26,6 +36,7 @@ export interface Snapshot {
  */
 export class Store {
   readonly accounts = new Map<string, Account>();
+  readonly organizations = new Map<string, Organization>();
   readonly keys = new Map<number, KeyRecord>();
   private readonly keysByHash = new Map<string, KeyRecord>();
   readonly projects = new Map<string, Project>();
@@ -51,11 +62,34 @@ export class Store {
     return account;
   }
 
-  addKey(accountId: string, name: string, secret: string, now: number): KeyRecord {
+  /** The organization, creating it when absent; `accountId` joins it with `role` unless already a member. */
+  joinOrganization(org: { id: string; name?: string }, accountId: string, role: OrgRole, now: number): Organization {
+    let o = this.organizations.get(org.id);
+    if (!o) this.organizations.set(org.id, (o = { id: org.id, name: org.name ?? org.id, members: {}, createdAt: now }));
+    o.members[accountId] ??= role;
+    this.dirty = true;
+    return o;
+  }
+
+  /** The account's role in the organization, or undefined for a non-member (or an unknown organization). */
+  roleIn(orgId: string, accountId: string): OrgRole | undefined {
+    return this.organizations.get(orgId)?.members[accountId];
+  }
+
+  /** A key; `scope` makes it an organization key (`orgId`) or a project-scoped one (`orgId` and `projectId`). */
+  addKey(
+    accountId: string,
+    name: string,
+    secret: string,
+    now: number,
+    scope: { orgId?: string; projectId?: string } = {},
+  ): KeyRecord {
     const rec: KeyRecord = {
       id: this.nextKeyId++,
       accountId,
       name,
+      ...(scope.orgId ? { orgId: scope.orgId } : {}),
+      ...(scope.orgId && scope.projectId ? { projectId: scope.projectId } : {}),
       hash: hashKey(secret),
       createdAt: now,
       lastUsedAt: null,
@@ -167,6 +201,7 @@ export class Store {
       seq: this.seq,
       nextKeyId: this.nextKeyId,
       accounts: [...this.accounts.values()],
+      organizations: [...this.organizations.values()],
       keys: [...this.keys.values()],
       projects: [...this.projects.values()],
       branches: [...this.branches.values()],
@@ -182,6 +217,7 @@ export class Store {
     st.seq = s.seq;
     st.nextKeyId = s.nextKeyId;
     for (const a of s.accounts) st.accounts.set(a.id, a);
+    for (const o of s.organizations ?? []) st.organizations.set(o.id, o);
     for (const k of s.keys) st.insertKey(k);
     for (const p of s.projects) st.projects.set(p.id, p);
     for (const b of s.branches) st.branches.set(b.id, b);

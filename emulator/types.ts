@@ -12,10 +12,23 @@ export interface Account {
   plan?: Plan; // absent: a paid plan
 }
 
+/** A member's role in an organization: admins may create organization-wide keys (docs, Manage API keys). */
+export type OrgRole = "admin" | "member";
+
+/** An organization: its projects carry its id (`Project.orgId`); its members are accounts. */
+export interface Organization {
+  id: string; // org-<words>-<digits>, matching ^[a-z0-9-]{1,60}$ (OpenAPI)
+  name: string;
+  members: Record<string, OrgRole>; // account id → role
+  createdAt: number;
+}
+
 export interface KeyRecord {
   id: number;
-  accountId: string;
+  accountId: string; // the owner of a personal key; the member who created an organization key (its created_by)
   name: string;
+  orgId?: string; // an organization key (not tied to a user); absent: a personal key
+  projectId?: string; // with orgId: a project-scoped key, usable only on this project
   hash: string; // sha256 hex of the secret; the secret itself is never stored
   createdAt: number;
   lastUsedAt: number | null;
@@ -117,7 +130,14 @@ export interface FixtureAccount {
   name?: string;
   apiKey?: string; // for the first account, options.apiKey wins
   plan?: Plan; // "free": sizes up to 2 CU, autosuspend delay fixed; default paid
+  organizations?: FixtureMembership[]; // organizations the account belongs to (created when first named)
   projects?: FixtureProject[];
+}
+/** The account's membership of an organization; a project's `org_id` makes its owner an admin member too. */
+export interface FixtureMembership {
+  id: string;
+  name?: string;
+  role?: OrgRole; // default admin
 }
 export interface FixtureProject {
   id?: string;

@@ -187,6 +187,17 @@ export function parseKeyCreate(body: unknown): string {
   return name("key_name", b.key_name);
 }
 
+/** POST /organizations/{org_id}/api_keys body (OrgApiKeyCreateRequest): `{key_name, project_id?}`. */
+export function parseOrgKeyCreate(body: unknown): { name: string; projectId?: string } {
+  const name = parseKeyCreate(body);
+  const projectId = (body as Obj).project_id;
+  if (projectId === undefined) return { name };
+  if (typeof projectId !== "string" || !ID_PATTERN.test(projectId)) {
+    throw badRequest(`project_id must be a project id matching ${ID_PATTERN.source}`);
+  }
+  return { name, projectId };
+}
+
 /** An integer query parameter within bounds, else 400; absent → default. */
 export function parseLimit(raw: string | undefined, max: number, dflt: number): number {
   if (raw === undefined) return dflt;

@@ -1,9 +1,9 @@
 import { createClock, type Clock } from "./clock";
-import { DEFAULT_PROJECT, loadFixture, seedAccount, type Seeded } from "./fixture";
-import { newApiKeySecret } from "./ids";
+import { DEFAULT_PROJECT, loadFixture, seedAccount, seedProject, type Seeded } from "./fixture";
+import { newApiKeySecret, newOrgId } from "./ids";
 import { readState } from "./persistence";
 import { Store } from "./store";
-import type { Fixture, Plan } from "./types";
+import type { Fixture, OrgRole, Plan } from "./types";
 
 export interface WorldOptions {
   apiKey?: string;
@@ -12,6 +12,7 @@ export interface WorldOptions {
   timeScale?: number;
   stateFile?: string;
   fixture?: string | Fixture;
+  organization?: string; // a fresh world's first account is an admin of this organization, which holds its first project
 }
 
 /**
@@ -31,6 +32,7 @@ export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; 
     const first = options.plan ? { ...fixture.accounts[0], plan: options.plan } : fixture.accounts[0];
     const seeded = seedAccount(store, first, now, options.apiKey);
     for (const a of fixture.accounts.slice(1)) seedAccount(store, a, now);
+    if (options.organization !== undefined) moveIntoOrganization(store, seeded, options.organization, now);
     return { store, clock, seeded };
   }
   const store = Store.restore(saved);
@@ -49,6 +51,40 @@ function consoleOf(store: Store, now: number, apiKey?: string): Seeded {
   if (!existing) store.addKey(account.id, "console", (secret ??= newApiKeySecret()), now);
   const projects = store.projectsOf(account.id).sort((a, b) => a.seq - b.seq);
   return { accountId: account.id, apiKey: secret as string, projectId: projects[0]?.id ?? "" };
+}
+
+/** The `organization` option: the first account becomes its admin, and its first project moves into it. */
+function moveIntoOrganization(store: Store, seeded: Seeded, orgId: string, now: number): void {
+  if (!/^[a-z0-9-]{1,60}$/.test(orgId))
+    throw new Error(`organization ${JSON.stringify(orgId)} must match ^[a-z0-9-]{1,60}$`);
+  store.joinOrganization({ id: orgId }, seeded.accountId, "admin", now);
+  const project = store.projects.get(seeded.projectId);
+  if (project) project.orgId = orgId;
+}
+
+export interface OrganizationOptions {
+  id?: string; // default: a fresh org-<words>-<digits>
+  name?: string;
+  members?: Record<string, OrgRole>; // account id → role; default: the first account, admin
+  projects?: number; // new projects in it, each like the default world's, owned by the first admin; default 1
+}
+
+/** A new organization with members and projects of its own, for tests of organization and project-scoped keys. */
+export function addOrganization(
+  store: Store,
+  now: number,
+  consoleAccountId: string,
+  options: OrganizationOptions = {},
+): { orgId: string; projectIds: string[] } {
+  const orgId = options.id ?? newOrgId();
+  const members = Object.entries(options.members ?? { [consoleAccountId]: "admin" as OrgRole });
+  for (const [accountId, role] of members) {
+    if (!store.accounts.has(accountId)) throw new Error(`organization member ${accountId} is not an account`);
+    store.joinOrganization({ id: orgId, name: options.name }, accountId, role, now);
+  }
+  const owner = members.find(([, role]) => role === "admin")?.[0] ?? members[0]?.[0] ?? consoleAccountId;
+  const projects = Array.from({ length: options.projects ?? 1 }, () => ({ ...DEFAULT_PROJECT, org_id: orgId }));
+  return { orgId, projectIds: projects.map((p) => seedProject(store, owner, p, now)) };
 }
 
 /** A second account with the default project, for isolation tests (and plan tests: `plan: "free"`). */

@@ -1,26 +1,59 @@
 /**
  * `check` and `diff` for ApiKey: pure, so preview is offline.
  */
-import { CheckFailure } from "./validators";
+import { CheckFailure, isString, lengthBetween, matches, optional, required, Validator } from "./validators";
 import { isUnknown } from "./unknown";
-import { isString, lengthBetween, required } from "./validators";
 
-const validateKeyName = required(isString, lengthBetween(1, 64));
+/** Organization and project ids (OpenAPI: `org_id`, `project_id`: `^[a-z0-9-]{1,60}$`). */
+const SERVICE_ID = /^[a-z0-9-]{1,60}$/;
 
-/** Validates ApiKey inputs: a key name of 1 to 64 characters, and nothing else. */
+/** Each input and what it may hold; any other property is refused. */
+const VALIDATORS: Record<string, Validator> = {
+  keyName: required(isString, lengthBetween(1, 64)),
+  orgId: optional(
+    isString,
+    matches(
+      SERVICE_ID,
+      "an organization id: 1 to 60 lowercase letters, digits and hyphens, like org-morning-bread-81040908",
+    ),
+  ),
+  projectId: optional(
+    isString,
+    matches(SERVICE_ID, "a project id: 1 to 60 lowercase letters, digits and hyphens, like spring-example-302709"),
+  ),
+};
+const KNOWN = Object.keys(VALIDATORS);
+
+const NEEDS_ORG =
+  "needs orgId: a project-scoped key is an organization key limited to one project; set orgId to the id of the " +
+  "project's organization";
+
+const absent = (value: unknown): boolean => value === undefined || value === null;
+
+/** Validates ApiKey inputs: a key name of 1 to 64 characters, optional well-formed orgId and projectId (needing orgId). */
 export function checkApiKeyInputs(news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const property of Object.keys(news)) {
-    if (property !== "__provider" && property !== "keyName") {
-      failures.push({ property, reason: "is not an ApiKey property; known: keyName" });
+    if (property !== "__provider" && !KNOWN.includes(property)) {
+      failures.push({ property, reason: `is not an ApiKey property; known: ${KNOWN.join(", ")}` });
     }
   }
-  const reason = isUnknown(news.keyName) ? undefined : validateKeyName(news.keyName);
-  return reason ? [...failures, { property: "keyName", reason }] : failures;
+  for (const [property, validate] of Object.entries(VALIDATORS)) {
+    const reason = isUnknown(news[property]) ? undefined : validate(news[property]);
+    if (reason) failures.push({ property, reason });
+  }
+  if (!absent(news.projectId) && absent(news.orgId)) failures.push({ property: "projectId", reason: NEEDS_ORG });
+  return failures;
 }
 
-/** A key's name cannot change: a new name means a new key, created before the old one is revoked. */
+/** Inputs that make a new key when they change: neither a key's name nor its scope can change in place. */
+const REPLACING = ["keyName", "orgId", "projectId"] as const;
+
+/**
+ * A change of name or scope means a new key, created before the old one is revoked. Absent and null are the same
+ * (state holds `projectId: null` for a key not limited to a project).
+ */
 export function planApiKeyChange(olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const replaces = news.keyName !== olds.keyName ? ["keyName"] : [];
-  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  const replaces = REPLACING.filter((property) => (news[property] ?? null) !== (olds[property] ?? null));
+  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
 }

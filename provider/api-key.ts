@@ -1,5 +1,6 @@
 /**
- * The ApiKey resource: an account API key, for example one for a CI pipeline.
+ * The ApiKey resource: a personal API key, an organization key, or a key limited to one project of an organization
+ * (for example the key a CI pipeline holds).
  *
  * The provider object is serialized into `__provider`: it loads the installed implementation at call
  * time and captures nothing (no key, no client). The secret output `key` is registered as a secret, so
@@ -10,6 +11,19 @@ import * as pulumi from "@pulumi/pulumi";
 export interface ApiKeyArgs {
   /** The key's name, 1 to 64 characters. A new name makes a new key (created before the old one is revoked). */
   keyName: pulumi.Input<string>;
+  /**
+   * The organization the key belongs to (an id such as `org-morning-bread-81040908`). Without it, the key is a
+   * personal key of the account that `neon:apiKey` belongs to; with it, an organization key, which `neon:apiKey`
+   * (the personal key of a member; only an admin can create an organization-wide key) creates under
+   * `/organizations/{orgId}/api_keys`. A change makes a new key (created before the old one is revoked).
+   */
+  orgId?: pulumi.Input<string>;
+  /**
+   * Limits the key to this project of the organization (an id such as `spring-example-302709`); requires `orgId`.
+   * Such a key can use only that project (its branches, computes and operations): it cannot list projects, create
+   * projects or keys, or reach another project. A change makes a new key (created before the old one is revoked).
+   */
+  projectId?: pulumi.Input<string>;
 }
 
 const apiKeyProvider: pulumi.dynamic.ResourceProvider = {
@@ -19,16 +33,16 @@ const apiKeyProvider: pulumi.dynamic.ResourceProvider = {
   create: (inputs) => impl().create(inputs),
   read: (id, props) => impl().read(id, props),
   update: (id, olds) => impl().update(id, olds),
-  delete: (id) => impl().deleteKey(id),
+  delete: (id, props) => impl().deleteKey(id, props),
 };
 
 function impl(): typeof import("./api-key-impl") {
   return require("pulumi-neon-dynamic/provider/api-key-impl");
 }
 
-export const API_KEY_OUTPUTS = ["keyId", "key", "createdAt", "lastUsedAt", "lastUsedFromAddr"] as const;
+export const API_KEY_OUTPUTS = ["keyId", "key", "createdAt", "lastUsedAt", "lastUsedFromAddr", "projectId"] as const;
 
-/** An account API key. Destroying it revokes it. */
+/** An API key: personal, of an organization, or limited to one project. Destroying it revokes it. */
 export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly keyName: pulumi.Output<string>;
   /** The key's numeric id. */
@@ -38,6 +52,10 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly lastUsedAt: pulumi.Output<string | null>;
   declare readonly lastUsedFromAddr: pulumi.Output<string | null>;
+  /** The organization of an organization or project-scoped key, as declared; undefined for a personal key. */
+  declare readonly orgId: pulumi.Output<string | undefined>;
+  /** The project the key is limited to, as the service answered; null for personal and organization-wide keys. */
+  declare readonly projectId: pulumi.Output<string | null>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = Object.fromEntries(API_KEY_OUTPUTS.map((key) => [key, undefined]));

@@ -62,14 +62,30 @@ export const AUTH_HINT =
   "run `pulumi up` once with the new key (it changes nothing else), or `pulumi destroy --run-program`. " +
   "NEON_API_KEY is used only when the stack config has no neon:apiKey.";
 
-/** Wraps a provider method so that an authentication failure says how to recover. */
+/**
+ * What a key refused for its scope (403) means: the service knows the key, but it does not reach this object. A CI
+ * pipeline holding a project-scoped key meets it as soon as a resource lies outside that project.
+ */
+export const SCOPE_HINT =
+  "The key in neon:apiKey is valid but may not do this. A project-scoped API key can use only its own project (its " +
+  "branches, computes and operations): it cannot list projects, create projects or API keys, or reach another " +
+  "project; an organization key cannot manage API keys. Check that the resource's projectId is the key's project, " +
+  "or use a key whose scope covers it (ApiKey resources need a member's personal key).";
+
+/** The status of a client error, or undefined. */
+function statusOf(error: unknown): number | undefined {
+  return typeof error === "object" && error !== null && "status" in error ? Number(error.status) : undefined;
+}
+
+/** Wraps a provider method so that a refused key (401: rotated? 403: outside its scope) says how to recover. */
 export function withHints<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await method(...args);
     } catch (error) {
       if (errorKind(error) !== "auth") throw error;
-      throw new Error(`${(error as Error).message}. ${AUTH_HINT}`, { cause: error });
+      const hint = statusOf(error) === 403 ? SCOPE_HINT : AUTH_HINT;
+      throw new Error(`${(error as Error).message}. ${hint}`, { cause: error });
     }
   };
 }

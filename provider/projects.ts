@@ -4,7 +4,7 @@
  * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigSource, NeonClient, resolveConfig } from "../sdk";
+import { ConfigSource, NeonClient, NeonError, resolveConfig } from "../sdk";
 
 export interface GetProjectsArgs {
   /** Only projects whose name or id contains this text. */
@@ -30,11 +30,22 @@ export interface GetProjectsResult {
   projects: ProjectSummary[];
 }
 
+/**
+ * Why a project list was refused (403): the key may not list projects at all. The one a CI pipeline holds often
+ * cannot (a project-scoped key), so the error says what to do instead of only "forbidden".
+ */
+export const LIST_REFUSED =
+  "getProjects: the service refused to list projects with the key in neon:apiKey (HTTP 403). A project-scoped API " +
+  "key can use only its own project and cannot list projects: give the resources that project's id directly, or " +
+  "use a personal or organization key here.";
+
 /** Lists every project matching `args`, walking all pages. */
 export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
   const { apiKey, apiUrl } = resolveConfig(undefined, programConfig, process.env);
   const client = new NeonClient({ apiKey, apiUrl });
-  const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId });
+  const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId }).catch((error) => {
+    throw error instanceof NeonError && error.status === 403 ? new Error(LIST_REFUSED, { cause: error }) : error;
+  });
   return { projects: projects.map(toSummary) };
 }
 

@@ -74,6 +74,9 @@ function cliEnv(backendDir: string): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The emulator's organization, which holds the demo's project: the example's CI key is limited to that project. */
+export const DEMO_ORG = "org-demo-quiet-river-20260101";
+
 /** A branch of the emulator's default world without a primary compute yet. */
 export async function demoBranch(emulator: Emulator): Promise<string> {
   const client = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl });
@@ -87,6 +90,7 @@ async function configure(run: (args: string[], input?: string) => Promise<string
   await run(["config", "set", "--secret", "neon:apiKey"], emulator.apiKey); // from stdin: never in a process list
   await run(["config", "set", "projectId", emulator.projectId]);
   await run(["config", "set", "branchId", await demoBranch(emulator)]);
+  await run(["config", "set", "orgId", DEMO_ORG]);
 }
 
 /** init → config → up → outputs, then destroy and remove the stack whatever happened. */
@@ -97,7 +101,7 @@ async function deploy(cli: string, emulator: Emulator, backendDir: string): Prom
   await run(["stack", "init", STACK]);
   try {
     await configure(run, emulator);
-    progress("pulumi up: a primary compute, a read replica and a CI API key");
+    progress("pulumi up: a primary compute, a read replica and a CI API key limited to the project");
     await run(["up", "--yes", "--skip-preview=false"]);
     const outputs = await pulumi(cli, env, ["stack", "output", "--json", "--show-secrets=false"], { capture: true });
     progress(`stack outputs (secrets hidden):\n${outputs.trim()}`);

@@ -8,7 +8,7 @@ import * as path from "path";
 import { Emulator } from "../emulator";
 import { CommandResult, LocalStack, moduleProgram, StepRecord } from "../testing";
 import { columnWidths, isShown, renderResult, renderStep } from "../testing/report";
-import { demoBranch } from "./demo-cli";
+import { DEMO_ORG, demoBranch } from "./demo-cli";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE = "primary-replica-key";
@@ -35,6 +35,7 @@ export async function runLocally(emulator: Emulator, options: LocalDemoOptions):
       "neon:apiUrl": emulator.baseUrl,
       projectId: emulator.projectId,
       branchId: await demoBranch(emulator),
+      orgId: DEMO_ORG,
     },
     onStep: options.quiet ? undefined : (step, deployment) => progress(step, deployment, widths, options),
   });

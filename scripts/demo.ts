@@ -6,14 +6,14 @@
  * `--quiet` prints only each command's summary. The emulator is closed in every case.
  */
 import { startEmulator } from "../emulator";
-import { runWithCli, findPulumi } from "./demo-cli";
+import { DEMO_ORG, runWithCli, findPulumi } from "./demo-cli";
 import { runLocally } from "./demo-local";
 
 export { findPulumi } from "./demo-cli";
 
 /** Runs the demo; resolves with the exit code. */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
-  const emulator = await startEmulator({ operationDurationMs: 200 });
+  const emulator = await startEmulator({ operationDurationMs: 200, organization: DEMO_ORG });
   try {
     const cli = findPulumi();
     if (cli) await runWithCli(cli, emulator);

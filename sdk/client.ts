@@ -11,6 +11,7 @@ import { BranchesApi } from "./resources/branches";
 import { ClientContext } from "./resources/context";
 import { EndpointsApi } from "./resources/endpoints";
 import { OperationsApi } from "./resources/operations";
+import { OrgApiKeysApi } from "./resources/org-api-keys";
 import { ProjectsApi } from "./resources/projects";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { Operation } from "./schemas";
@@ -45,6 +46,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  */
 export class NeonClient {
   readonly apiKeys: ApiKeysApi;
+  readonly orgApiKeys: OrgApiKeysApi;
   readonly projects: ProjectsApi;
   readonly branches: BranchesApi;
   readonly endpoints: EndpointsApi;
@@ -60,6 +62,7 @@ export class NeonClient {
     this.apiUrl = apiUrl;
     const ctx = buildContext(options, apiKey, apiUrl);
     this.apiKeys = new ApiKeysApi(ctx);
+    this.orgApiKeys = new OrgApiKeysApi(ctx);
     this.projects = new ProjectsApi(ctx);
     this.branches = new BranchesApi(ctx);
     this.endpoints = new EndpointsApi(ctx);

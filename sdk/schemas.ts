@@ -62,6 +62,33 @@ export const ApiKeyRevoked = z.object({
 });
 export type ApiKeyRevoked = z.infer<typeof ApiKeyRevoked>;
 
+// ---- Organization API keys (the official full OpenAPI document: OrgApiKey*) ------------------------------------
+
+/**
+ * The project a key is limited to: present on a project-scoped key only. Null or absent means organization-wide
+ * (the document lists it as optional; null is tolerated so that a service answering `null` cannot break a call).
+ */
+const scopedProject = z.string().nullable().optional();
+
+/** POST /organizations/{org_id}/api_keys: `project_id` makes a project-scoped key. */
+export const OrgApiKeyCreateRequest = ApiKeyCreateRequest.extend({
+  project_id: z
+    .string()
+    .regex(/^[a-z0-9-]{1,60}$/)
+    .optional(),
+});
+export type OrgApiKeyCreateRequest = z.infer<typeof OrgApiKeyCreateRequest>;
+
+export const OrgApiKeyCreated = ApiKeyCreated.extend({ project_id: scopedProject });
+export type OrgApiKeyCreated = z.infer<typeof OrgApiKeyCreated>;
+
+export const OrgApiKey = ApiKey.extend({ project_id: scopedProject });
+export type OrgApiKey = z.infer<typeof OrgApiKey>;
+export const OrgApiKeyList = z.array(OrgApiKey);
+
+export const OrgApiKeyRevoked = ApiKeyRevoked.extend({ project_id: scopedProject });
+export type OrgApiKeyRevoked = z.infer<typeof OrgApiKeyRevoked>;
+
 // ---- projects -------------------------------------------------------------------------------------------------
 
 export const Project = z.object({

@@ -1,3 +1,4 @@
+import { projectFor } from "../access";
 import { badRequest } from "../errors";
 import { renderOperation, type OperationRule } from "../operations";
 import { renderEndpoint } from "../render";
@@ -62,8 +63,8 @@ export const adminRoutes: Route[] = [
   {
     method: "POST",
     pattern: "/activity/:project_id/:endpoint_id",
-    handler: ({ state, account, params, now }) => {
-      const project = state.store.project(account.id, params.project_id);
+    handler: ({ state, key, params, now }) => {
+      const project = projectFor(state.store, key, params.project_id);
       const e = state.store.endpoint(project.id, params.endpoint_id);
       const ops = state.lifecycle.activity(e, now);
       return {

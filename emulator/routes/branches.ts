@@ -1,3 +1,4 @@
+import { projectFor } from "../access";
 import { badRequest } from "../errors";
 import { defaultConfig } from "../fixture";
 import { newBranchId, newEndpointId } from "../ids";
@@ -76,7 +77,7 @@ function newEndpoint(
 /** POST /projects/{id}/branches → 201 `{branch, endpoints, operations, roles, databases}` like the real API. */
 function create(ctx: RequestContext): Reply {
   const { store, ops, lifecycle } = ctx.state;
-  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const project = projectFor(store, ctx.key, ctx.params.project_id);
   const input = parseBranchCreate(ctx.body, { pooler: ctx.state.behaviours.poolerFields, plan: ctx.account.plan });
   const parent = input.parentId
     ? store.branch(project.id, input.parentId)
@@ -123,8 +124,8 @@ export const branchRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/projects/:project_id/branches",
-    handler: ({ state, account, params }) => {
-      const project = state.store.project(account.id, params.project_id);
+    handler: ({ state, key, params }) => {
+      const project = projectFor(state.store, key, params.project_id);
       const branches = state.store.branchesOf(project.id).sort((a, b) => a.seq - b.seq);
       return { status: 200, body: { branches: branches.map(renderBranch), annotations: {} } };
     },
@@ -133,8 +134,8 @@ export const branchRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/projects/:project_id/branches/:branch_id",
-    handler: ({ state, account, params }) => {
-      const project = state.store.project(account.id, params.project_id);
+    handler: ({ state, key, params }) => {
+      const project = projectFor(state.store, key, params.project_id);
       return { status: 200, body: { branch: renderBranch(state.store.branch(project.id, params.branch_id)) } };
     },
   },

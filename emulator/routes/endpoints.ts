@@ -1,3 +1,4 @@
+import { projectFor } from "../access";
 import type { BranchMove } from "../behaviours";
 import { badRequest, conflict, unprocessable } from "../errors";
 import { defaultConfig } from "../fixture";
@@ -42,7 +43,7 @@ function withOps(ctx: RequestContext, status: number, e: EndpointRecord, ops: Op
 
 function create(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
-  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const project = projectFor(store, ctx.key, ctx.params.project_id);
   const input = parseEndpointCreate(ctx.body, project.regionId, behaviours.poolerFields);
   const sized = applySizes({ ...defaultConfig(), ...input.config }, input.config, { min: 0.25, max: 0.25 }, "endpoint");
   const config = settleConfig(ctx.account.plan, sized, "endpoint");
@@ -69,7 +70,7 @@ function create(ctx: RequestContext): Reply {
 
 function update(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
-  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const project = projectFor(store, ctx.key, ctx.params.project_id);
   const e = store.endpoint(project.id, ctx.params.endpoint_id);
   const input = parseEndpointUpdate(ctx.body, { type: e.type, regionId: e.regionId }, behaviours.poolerFields);
   const current = { min: e.config.autoscaling_limit_min_cu, max: e.config.autoscaling_limit_max_cu };
@@ -102,7 +103,7 @@ function branchAfter(requested: string | undefined, current: string, rule: Branc
  */
 function remove(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
-  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const project = projectFor(store, ctx.key, ctx.params.project_id);
   const id = ctx.params.endpoint_id;
   if (!store.endpoints.has(id) && store.wasDeleted(project.id, id)) return { status: 204, body: undefined };
   const e = store.endpoint(project.id, id);
@@ -125,7 +126,7 @@ type Step = "restart" | "start" | "suspend";
 const step =
   (which: Step) =>
   (ctx: RequestContext): Reply => {
-    const project = ctx.state.store.project(ctx.account.id, ctx.params.project_id);
+    const project = projectFor(ctx.state.store, ctx.key, ctx.params.project_id);
     const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
     gate(ctx, project.id);
     if (which === "restart" && ctx.state.behaviours.restartRequiresActive && e.currentState !== "active") {
@@ -139,7 +140,7 @@ const step =
 
 function list(ctx: RequestContext, branchId?: string): Reply {
   const { store, lifecycle } = ctx.state;
-  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const project = projectFor(store, ctx.key, ctx.params.project_id);
   if (branchId !== undefined) store.branch(project.id, branchId);
   lifecycle.settleProject(project.id, ctx.now);
   const endpoints = store.endpointsOf(project.id, branchId).sort((a, b) => a.seq - b.seq);
@@ -148,7 +149,7 @@ function list(ctx: RequestContext, branchId?: string): Reply {
 
 function get(ctx: RequestContext): Reply {
   const { store, lifecycle } = ctx.state;
-  const project = store.project(ctx.account.id, ctx.params.project_id);
+  const project = projectFor(store, ctx.key, ctx.params.project_id);
   const e = store.endpoint(project.id, ctx.params.endpoint_id);
   lifecycle.settleProject(project.id, ctx.now);
   return { status: 200, body: { endpoint: render(ctx, e) } };

@@ -1,3 +1,4 @@
+import { projectFor } from "../access";
 import { notFound } from "../errors";
 import { renderOperation } from "../operations";
 import { page } from "../paging";
@@ -9,8 +10,8 @@ export const operationRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/projects/:project_id/operations",
-    handler: ({ state, account, params, query, now }) => {
-      const project = state.store.project(account.id, params.project_id);
+    handler: ({ state, key, params, query, now }) => {
+      const project = projectFor(state.store, key, params.project_id);
       state.lifecycle.settleProject(project.id, now);
       const limit = parseLimit(query.get("limit") ?? undefined, 1000, 10);
       const all = state.store.opsByProject.get(project.id) ?? [];
@@ -21,8 +22,8 @@ export const operationRoutes: Route[] = [
   {
     method: "GET",
     pattern: "/projects/:project_id/operations/:operation_id",
-    handler: ({ state, account, params, now }) => {
-      const project = state.store.project(account.id, params.project_id);
+    handler: ({ state, key, params, now }) => {
+      const project = projectFor(state.store, key, params.project_id);
       const op = state.store.operations.get(params.operation_id);
       if (!op || op.projectId !== project.id) throw notFound("operation");
       return { status: 200, body: { operation: renderOperation(op, now) } };

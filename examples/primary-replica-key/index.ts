@@ -2,7 +2,8 @@
  * A primary compute on a branch, a read replica beside it, and an API key for a CI pipeline.
  *
  * Config: `projectId`, `branchId` (a branch without a primary compute yet), optional `primaryMaxCu` (default 2: a new
- * value resizes the primary, which restarts it) and `ciKeyName`; `neon:apiKey` (secret) and optionally `neon:apiUrl`.
+ * value resizes the primary, which restarts it), `ciKeyName` and `orgId` (the project's organization: the CI key is
+ * then limited to this project); `neon:apiKey` (secret) and optionally `neon:apiUrl`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "pulumi-neon-dynamic";
@@ -26,13 +27,21 @@ const replica = new Compute(
   { dependsOn: [primary] },
 );
 
-// Renaming the key rotates it: the new key is created before the old one is revoked.
-const ciKey = new ApiKey("ci", { keyName: config.get("ciKeyName") ?? "ci-deploy" });
+// The CI pipeline's key. In an organization, it is limited to this project: it can manage this project's computes and
+// nothing else (no other project, no project list, no keys). Without orgId, a personal key. Renaming the key, or
+// changing its orgId or projectId, rotates it: the new key is created before the old one is revoked.
+const orgId = config.get("orgId");
+const ciKey = new ApiKey("ci", {
+  keyName: config.get("ciKeyName") ?? "ci-deploy",
+  ...(orgId ? { orgId, projectId } : {}),
+});
 
 export const primaryHost = primary.host;
 export const primaryPoolerHost = primary.poolerHost;
 export const replicaHost = replica.host;
 export const maxConnections = primary.maxConnections;
 export const ciKeyId = ciKey.keyId;
+/** The project the CI key is limited to (null for a personal key). */
+export const ciKeyProjectId = ciKey.projectId;
 /** Registered as a secret by ApiKey: `pulumi stack output` hides it unless asked with --show-secrets. */
 export const ciApiKey = pulumi.secret(ciKey.key);

@@ -1,8 +1,8 @@
 /**
  * `npm run demo` on a machine without the Pulumi CLI: it runs example (a) through the local engine against the
- * emulator and tells the whole story (plan, up, outputs with the key hidden, a resize that the preview warns about
- * and that is one PATCH, an up that changes nothing, destroy), says so in its first line, exits 0 and leaves nothing
- * running. With `--quiet`, only each command's summary.
+ * emulator and tells the whole story (plan, up, outputs with the key hidden and the project it is limited to, a
+ * resize that the preview warns about and that is one PATCH, an up that changes nothing, destroy), says so in its
+ * first line, exits 0 and leaves nothing running. With `--quiet`, only each command's summary.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
@@ -48,6 +48,7 @@ describe("demo without the Pulumi CLI", () => {
       /\$ pulumi up/,
       /^Resources: 3 created \(up: done\)$/m,
       /ciApiKey +: "\[secret\]"/,
+      /ciKeyProjectId +: "[a-z0-9-]+"/, // the CI key is limited to the demo's project (an organization's)
       /warning: Compute "primary" \(ep-[a-z0-9-]+\) will restart if it is running: autoscalingLimitMaxCu 2 -> 4/,
       /requests that changed something: PATCH \/projects\/[a-z0-9-]+\/endpoints\/ep-[a-z0-9-]+$/m,
       /^Resources: 3 unchanged \(up: done\)$/m,

@@ -5,6 +5,7 @@
  * Guards: an example that does not resolve the package by name (it would fail for a user), a second `up` that is
  * not a no-op, a size change without the restart warning, a branch move that is not one PATCH.
  */
+import axios from "axios";
 import * as fs from "fs";
 import * as path from "path";
 import { LocalStack, moduleProgram } from "../../testing";
@@ -16,7 +17,7 @@ const EXAMPLES = ["primary-replica-key", "autoscaling", "branch-move"];
 const sourceDir = (name: string) => path.join(REPO_ROOT, "examples", name);
 
 /** The example as its project: its Pulumi.yaml name, its compiled program, its config on the `dev` branch. */
-function exampleStack(world: NeonWorld, name: string): LocalStack {
+function exampleStack(world: NeonWorld, name: string, config: Record<string, string> = {}): LocalStack {
   const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(sourceDir(name), "Pulumi.yaml"), "utf8"))![1];
   return new LocalStack({
     program: moduleProgram(path.join(REPO_ROOT, "dist", "examples", name, "index.js")),
@@ -29,6 +30,7 @@ function exampleStack(world: NeonWorld, name: string): LocalStack {
       "neon:apiUrl": world.emulator.baseUrl,
       projectId: world.projectId,
       branchId: world.branches.dev,
+      ...config,
     },
   });
 }
@@ -44,12 +46,24 @@ describe("each example resolves the package by name from its own directory", () 
   });
 });
 
-describe("example (a): primary, read replica and a CI key", () => {
+/** The organization of example (a)'s world, which holds its project (as in the demo). */
+const ORG = "org-example-calm-lake-12345678";
+
+/** The status a request with `key` gets. */
+async function statusWith(world: NeonWorld, key: string, path: string): Promise<number> {
+  const response = await axios.get(`${world.emulator.baseUrl}${path}`, {
+    headers: { Authorization: `Bearer ${key}` },
+    validateStatus: () => true,
+  });
+  return response.status;
+}
+
+describe("example (a): primary, read replica and a CI key limited to the project", () => {
   let world: NeonWorld;
   let stack: LocalStack;
   beforeAll(async () => {
-    world = await neonWorld();
-    stack = exampleStack(world, "primary-replica-key");
+    world = await neonWorld({ emulator: { organization: ORG } });
+    stack = exampleStack(world, "primary-replica-key", { orgId: ORG });
   });
   afterAll(() => world.stop());
 
@@ -66,6 +80,13 @@ describe("example (a): primary, read replica and a CI key", () => {
     expect(stack.exportState()).not.toContain(outputs(stack).ciApiKey);
   });
 
+  it("the CI key is limited to the project: it reads the project's computes, and may not list projects", async () => {
+    expect(outputs(stack).ciKeyProjectId).toBe(world.projectId);
+    const key = outputs(stack).ciApiKey;
+    expect(await statusWith(world, key, `/projects/${world.projectId}/endpoints`)).toBe(200);
+    expect(await statusWith(world, key, "/projects")).toBe(403);
+  });
+
   it("a second up changes nothing and sends no request", async () => {
     const up = ok(await stack.up());
     expect(ops(up)).toEqual(["same ci", "same primary", "same replica"]);
@@ -79,7 +100,7 @@ describe("example (a): primary, read replica and a CI key", () => {
     expect(stack.state.resources).toEqual([]);
     const left = (await world.api.endpoints.list(world.projectId)).map((c) => c.id);
     for (const id of ids) expect(left).not.toContain(id);
-    expect((await world.api.apiKeys.list()).map((k) => k.id)).not.toContain(keyId);
+    expect((await world.api.orgApiKeys.list(ORG)).map((k) => k.id)).not.toContain(keyId);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Every route of the emulator over real HTTP, every response validated against openapi-subset.yaml (the
+ * Every route of the emulator over real HTTP, every response validated against the contract (the
  * recorder checks each one; the last test of each block fails if any broke the contract), plus the status
  * codes and messages of api.md that a schema cannot express (201 vs 200, 409/423 wording, request ids).
  * Guards against: an emulator that "works" with our own client but answers shapes the real service never sends.
@@ -59,6 +59,34 @@ describe("emulator routes against the contract (default world)", () => {
     const list = await world.http.request({ method: "GET", path: "/api_keys" });
     expect((list.body as { id: number }[]).map((k) => k.id)).not.toContain(key.id);
     expect((await world.http.request({ method: "DELETE", path: `/api_keys/${key.id + 1000}` })).status).toBe(404);
+  });
+
+  it("creates, lists and revokes organization keys; a project-scoped key uses its project and gets 403 elsewhere", async () => {
+    const { orgId, projectIds } = world.emulator.createOrganization({ projects: 2 });
+    const keysPath = `/organizations/${orgId}/api_keys`;
+    const json = { key_name: "ci", project_id: projectIds[0] };
+    const created = await world.http.request({ method: "POST", path: keysPath, json });
+    expect(created.status).toBe(200);
+    const scoped = created.body as { id: number; key: string; project_id?: string };
+    expect(scoped.project_id).toBe(projectIds[0]);
+    const wide = await world.http.request({ method: "POST", path: keysPath, json: { key_name: "org-wide" } });
+    expect(wide.body).not.toHaveProperty("project_id");
+    const listed = await world.http.request({ method: "GET", path: keysPath });
+    expect((listed.body as { id: number }[]).map((k) => k.id)).toContain(scoped.id);
+    const own = await world.http.request({
+      method: "GET",
+      path: `/projects/${projectIds[0]}/endpoints`,
+      apiKey: scoped.key,
+    });
+    expect(own.status).toBe(200);
+    for (const path of ["/projects", `/projects/${projectIds[1]}/endpoints`, keysPath, "/api_keys"]) {
+      const refused = await world.http.request({ method: "GET", path, apiKey: scoped.key });
+      expect([path, refused.status]).toEqual([path, 403]);
+    }
+    const revoked = await world.http.request({ method: "DELETE", path: `${keysPath}/${scoped.id}` });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ id: scoped.id, revoked: true, project_id: projectIds[0] });
+    expect((await world.http.request({ method: "DELETE", path: `${keysPath}/${scoped.id}` })).status).toBe(404);
   });
 
   it("answers 401 with a JSON error body for a missing or unknown key", async () => {

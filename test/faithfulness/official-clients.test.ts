@@ -40,6 +40,27 @@ describe("@neondatabase/api-client against the emulator", () => {
     expect((await api.listApiKeys()).data.map((k) => k.id)).not.toContain(created.data.id);
   });
 
+  it("creates, lists and revokes organization keys; a project-scoped key reaches only its project", async () => {
+    const { orgId, projectIds } = world.emulator.createOrganization({ projects: 2 });
+    const created = await api.createOrgApiKey(orgId, { key_name: "ci", project_id: projectIds[0] });
+    expect(created.status).toBe(200);
+    expect(created.data).toMatchObject({ name: "ci", project_id: projectIds[0] });
+    expect((await api.listOrgApiKeys(orgId)).data.map((k) => [k.id, k.project_id])).toContainEqual([
+      created.data.id,
+      projectIds[0],
+    ]);
+    const scoped = createApiClient({ apiKey: created.data.key, baseURL: world.emulator.baseUrl });
+    attachContractCheck(scoped.instance, world.recorder);
+    expect((await scoped.listProjectEndpoints(projectIds[0])).status).toBe(200);
+    await expect(scoped.listProjects({})).rejects.toMatchObject({ response: { status: 403 } });
+    await expect(scoped.getProject(projectIds[1])).rejects.toMatchObject({ response: { status: 403 } });
+    await expect(scoped.createApiKey({ key_name: "x" })).rejects.toMatchObject({ response: { status: 403 } });
+    const revoked = await api.revokeOrgApiKey(orgId, created.data.id);
+    expect(revoked.data).toMatchObject({ id: created.data.id, revoked: true, project_id: projectIds[0] });
+    expect((await api.listOrgApiKeys(orgId)).data.map((k) => k.id)).not.toContain(created.data.id);
+    await expect(scoped.listProjectEndpoints(projectIds[0])).rejects.toMatchObject({ response: { status: 401 } });
+  });
+
   it("lists projects", async () => {
     const res = await api.listProjects({ limit: 10 });
     expect(res.data.projects.map((p) => p.id)).toContain(projectId);

@@ -54,10 +54,20 @@ describe("matchRoute", () => {
     expect(matchRoute("/api_keys/12")).toBe("/api_keys/{key_id}");
     expect(matchRoute("/projects")).toBe("/projects");
     expect(matchRoute("/projects/shared")).toBeUndefined();
+    expect(matchRoute("/organizations/org-a-1/api_keys")).toBe("/organizations/{org_id}/api_keys");
+    expect(matchRoute("/organizations/org-a-1/api_keys/7")).toBe("/organizations/{org_id}/api_keys/{key_id}");
   });
 
-  it("knows every route of the subset", () => {
-    expect(contractOperations()).toHaveLength(15);
+  it("knows every route of the subset and the organization key routes of the full document", () => {
+    const operations = contractOperations().map((o) => `${o.method} ${o.template}`);
+    expect(operations).toHaveLength(15 + 3);
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        "GET /organizations/{org_id}/api_keys",
+        "POST /organizations/{org_id}/api_keys",
+        "DELETE /organizations/{org_id}/api_keys/{key_id}",
+      ]),
+    );
   });
 });
 
@@ -106,6 +116,38 @@ describe("validateResponse", () => {
     expect(validateResponse("GET", "/api_keys", 200, [{ ...key, last_used_at: 5 }])).toHaveLength(1);
   });
 
+  it("validates the organization key routes with the full document's schemas (project_id optional, its pattern)", () => {
+    const orgKeys = "/organizations/org-morning-bread-81040908/api_keys";
+    const created = {
+      id: 1,
+      key: "k".repeat(64),
+      name: "ci",
+      created_at: "2022-11-15T20:13:35Z",
+      created_by: "629982cc-de05-43db-ae16-28f2399c4910",
+    };
+    expect(validateResponse("POST", orgKeys, 200, created)).toEqual([]);
+    expect(validateResponse("POST", orgKeys, 200, { ...created, project_id: "spring-example-302709" })).toEqual([]);
+    expect(validateResponse("POST", orgKeys, 200, { ...created, project_id: "Not An Id" }).join()).toMatch(/pattern/);
+    const { key: _key, ...withoutKey } = created;
+    expect(validateResponse("POST", orgKeys, 200, withoutKey).join()).toMatch(/required property 'key'/);
+    const listed = {
+      id: 1,
+      name: "ci",
+      created_at: "2022-11-15T20:13:35Z",
+      created_by: { id: "629982cc-de05-43db-ae16-28f2399c4910", name: "n", image: "" },
+      last_used_at: null,
+      last_used_from_addr: "",
+      project_id: "spring-example-302709",
+    };
+    expect(validateResponse("GET", orgKeys, 200, [listed])).toEqual([]);
+    expect(validateResponse("GET", orgKeys, 200, [{ ...listed, created_by: "x" }])).not.toEqual([]);
+    const { key: _k, ...revokedBase } = created;
+    const revoked = { ...revokedBase, last_used_at: null, last_used_from_addr: "", revoked: true };
+    expect(validateResponse("DELETE", `${orgKeys}/1`, 200, revoked)).toEqual([]);
+    expect(validateResponse("DELETE", `${orgKeys}/1`, 200, { ...revoked, revoked: "yes" })).toHaveLength(1);
+    expect(validateResponse("GET", orgKeys, 404, { code: "", message: "not a member" })).toEqual([]);
+  });
+
   it("reports a success status the route does not document (create compute answering 200)", () => {
     const problems = validateResponse("POST", createPath, 200, { endpoint, operations: [] });
     expect(problems.join()).toMatch(/status 200 is not documented/);
@@ -140,7 +182,7 @@ describe("validateResponse", () => {
 describe("assertMatchesContract", () => {
   it("throws one readable error listing the problems", () => {
     expect(() => assertMatchesContract("GET", onePath, 200, { endpoint: {} })).toThrow(
-      /does not match openapi-subset.yaml[\s\S]*must have required property 'host'/,
+      /does not match the OpenAPI contract[^:]*:[\s\S]*must have required property 'host'/,
     );
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The vendor's OpenAPI contract (`../shared/reference/openapi-subset.yaml`) as a response validator.
+ * The vendor's OpenAPI contract (`../shared/reference/openapi-subset.yaml`, plus the organization API key routes
+ * of the official full document, {@link FROM_FULL_DOCUMENT}) as a response validator.
  *
  * Guards against an emulator (or a client's zod schemas) that drifts from the real service: a field renamed,
  * a required field missing, a status code changed (create compute is 201, not 200), an error body that is not
@@ -35,6 +36,17 @@ export function contractPath(): string {
   return path.join(findRepoRoot(), "..", "shared", "reference", "openapi-subset.yaml");
 }
 
+/**
+ * Routes the subset lacks, taken with the schemas they use from the official full document that ships with
+ * `@neondatabase/api-client` (public-v2-for-users.gen.yaml): the organization API keys (issue 14).
+ */
+export const FROM_FULL_DOCUMENT = ["/organizations/{org_id}/api_keys", "/organizations/{org_id}/api_keys/{key_id}"];
+
+/** The official full document: `<root>/node_modules/@neondatabase/api-client/public-v2-for-users.gen.yaml`. */
+export function fullDocumentPath(): string {
+  return path.join(findRepoRoot(), "node_modules", "@neondatabase", "api-client", "public-v2-for-users.gen.yaml");
+}
+
 interface Route {
   template: string;
   pattern: RegExp;
@@ -58,9 +70,42 @@ function templateToRegExp(template: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+/** Names of the component schemas `node` references (`#/components/schemas/X` → X). */
+function schemaRefs(node: Json, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(node)) node.forEach((item) => schemaRefs(item, into));
+  else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) {
+        into.add(value.slice("#/components/schemas/".length));
+      } else schemaRefs(value, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The subset with {@link FROM_FULL_DOCUMENT}'s path items added, and every schema they reach (transitively) that
+ * the subset lacks; a schema both documents hold stays the subset's.
+ */
+function withFullDocumentRoutes(subset: JsonObject): JsonObject {
+  const full = parse(fs.readFileSync(fullDocumentPath(), "utf8")) as JsonObject;
+  const fullSchemas = (full.components as JsonObject).schemas as JsonObject;
+  const schemas = { ...((subset.components as JsonObject).schemas as JsonObject) };
+  const paths = { ...(subset.paths as JsonObject) };
+  const pending = [...FROM_FULL_DOCUMENT.map((template) => (paths[template] = (full.paths as JsonObject)[template]))];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    for (const name of schemaRefs(node)) {
+      if (schemas[name] !== undefined) continue;
+      if (fullSchemas[name] === undefined) throw new Error(`the full document has no schema ${name}`);
+      pending.push((schemas[name] = fullSchemas[name]));
+    }
+  }
+  return { ...subset, paths, components: { ...(subset.components as JsonObject), schemas } };
+}
+
 function load(): Contract {
   if (loaded) return loaded;
-  const document = parse(fs.readFileSync(contractPath(), "utf8")) as JsonObject;
+  const document = withFullDocumentRoutes(parse(fs.readFileSync(contractPath(), "utf8")) as JsonObject);
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
   addFormats(ajv);
   for (const format of collectFormats(document)) {
@@ -166,7 +211,9 @@ export function assertMatchesContract(method: string, pathOrUrl: string, status:
   const problems = validateResponse(method, pathOrUrl, status, body);
   if (problems.length > 0) {
     const shown = JSON.stringify(body, null, 2)?.slice(0, 2000);
-    throw new Error(`response does not match openapi-subset.yaml:\n  ${problems.join("\n  ")}\nbody: ${shown}`);
+    throw new Error(
+      `response does not match the OpenAPI contract (openapi-subset.yaml and FROM_FULL_DOCUMENT):\n  ${problems.join("\n  ")}\nbody: ${shown}`,
+    );
   }
 }
 

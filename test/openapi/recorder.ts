@@ -54,7 +54,7 @@ export class ContractRecorder {
     const problems = this.violations();
     if (problems.length > 0) {
       throw new Error(
-        `${problems.length} problem(s) in responses against openapi-subset.yaml:\n  ${problems.join("\n  ")}`,
+        `${problems.length} problem(s) in responses against the OpenAPI contract:\n  ${problems.join("\n  ")}`,
       );
     }
   }

@@ -1,7 +1,8 @@
 /**
  * ApiKey as a user's `pulumi up` drives it, through the local engine and the real plugin: create, no-op, rotation
- * (new before old), refresh after an out-of-band revoke, lost responses, destroy of a revoked key, bad input, and no
- * key in plain text anywhere.
+ * (new before old), refresh after an out-of-band revoke, lost responses, destroy of a revoked key, bad input (a name
+ * too long, a projectId without orgId, malformed ids), and no key in plain text anywhere. The same scenarios for each
+ * kind of key (personal, organization, project-scoped): api-key-kinds.ts.
  */
 import axios from "axios";
 import { ApiKey } from "../../provider";
@@ -11,6 +12,7 @@ import { neonWorld, NeonWorld, ok, ops, outputs, requests, writes } from "./worl
 let world: NeonWorld;
 let stack: LocalStack;
 let keyName = "ci-deploy";
+let scope: { orgId?: string; projectId?: string } = {};
 const seenKeys: string[] = [];
 const texts: string[] = [];
 
@@ -18,7 +20,7 @@ beforeAll(async () => {
   world = await neonWorld();
   seenKeys.push(world.emulator.apiKey);
   stack = world.stack(() => {
-    const key = new ApiKey("ci", { keyName });
+    const key = new ApiKey("ci", { keyName, ...scope });
     return { keyId: key.keyId, key: key.key };
   });
 });
@@ -94,6 +96,21 @@ describe("ApiKey through the local engine", () => {
       "property keyName value {kkkk", // the engine's own line shows the value (Go's {%v}); the provider's reason does not
     );
     expect(result.diagnostics.map((d) => d.message).join("\n")).toContain("must be 1 to 64 characters long (got 65)");
+    expect(result.requests).toEqual([]);
+  });
+
+  it.each([
+    [{ projectId: "spring-example-302709" }, "projectId", "needs orgId: a project-scoped key is an organization key"],
+    [{ orgId: "Org_Acme" }, "orgId", "must be an organization id: 1 to 60 lowercase letters, digits and hyphens"],
+    [{ orgId: "org-a-1", projectId: "no such project" }, "projectId", "must be a project id: 1 to 60 lowercase"],
+  ])("check refuses the scope %j, naming %s, without a request", async (refused, property, reason) => {
+    scope = refused;
+    const result = await up();
+    scope = {};
+    const messages = result.diagnostics.map((d) => d.message).join("\n");
+    expect(result.error).toBeDefined();
+    expect(messages).toContain(`property ${property} value`);
+    expect(messages).toContain(reason);
     expect(result.requests).toEqual([]);
   });
 

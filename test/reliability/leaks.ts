@@ -8,7 +8,7 @@
  * - every error a test collected, the `__provider` text of each resource in state, and the emulator's state file.
  */
 import { readFileSync } from "fs";
-import { CommandResult } from "../../testing";
+import { CommandResult, LocalStack } from "../../testing";
 import { inState } from "./audit";
 import { API_KEY, Rig } from "./rig";
 
@@ -17,8 +17,15 @@ export interface Haystack {
   text: string;
 }
 
+/** What is searched: a stack, the commands run on it, and the emulator's state file if any (a {@link Rig} is one). */
+export interface Searched {
+  stack: LocalStack;
+  results: readonly CommandResult[];
+  stateFile?: string;
+}
+
 /** Everything a user or a backend keeps that must never hold a key in plain text. */
-export function haystacks(rig: Rig, errors: readonly Error[]): Haystack[] {
+export function haystacks(rig: Searched, errors: readonly Error[]): Haystack[] {
   const out: Haystack[] = [
     { where: "state", text: rig.stack.exportState() },
     ...rig.results.flatMap((result, i) => commandTexts(result, `${result.command} #${i}`)),
@@ -29,7 +36,7 @@ export function haystacks(rig: Rig, errors: readonly Error[]): Haystack[] {
     if (text) out.push({ where: `__provider of ${resource.urn}`, text });
   }
   try {
-    out.push({ where: "emulator state file", text: readFileSync(rig.stateFile, "utf8") });
+    if (rig.stateFile) out.push({ where: "emulator state file", text: readFileSync(rig.stateFile, "utf8") });
   } catch {
     // no state file written yet
   }
@@ -53,7 +60,7 @@ function errorText(error: Error): string {
 }
 
 /** Plain-text hits of any secret in the haystacks: "where: key …last4". */
-export function leaks(rig: Rig, errors: readonly Error[], secrets: Iterable<string>): string[] {
+export function leaks(rig: Searched, errors: readonly Error[], secrets: Iterable<string>): string[] {
   const hits: string[] = [];
   const texts = haystacks(rig, errors);
   for (const secret of new Set(secrets)) {

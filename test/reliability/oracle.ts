@@ -167,8 +167,31 @@ export function computeCase(
     });
 }
 
-/** ApiKey inputs: keyName 1..64 characters (api.md), or absent / too long / empty / not a string; maybe an extra property. */
+/**
+ * ApiKey inputs: keyName 1..64 characters (api.md), or absent / too long / empty / not a string; maybe an orgId and a
+ * projectId (each an id like a project's, ^[a-z0-9-]{1,60}$, or not; a projectId needs an orgId); maybe an extra
+ * property.
+ */
 export function apiKeyCase(): fc.Arbitrary<Case> {
+  const scopeId = fc.option(PROJECT_ID, { nil: undefined, freq: 3 });
+  return fc
+    .record({ named: apiKeyNameCase(), orgId: scopeId, projectId: scopeId })
+    .map(({ named, orgId, projectId }) => {
+      const inputs = { ...named.inputs };
+      const invalidProps = [...named.invalid];
+      if (orgId !== undefined) {
+        inputs.orgId = orgId[0];
+        if (!orgId[1]) invalidProps.push("orgId");
+      }
+      if (projectId !== undefined) {
+        inputs.projectId = projectId[0];
+        if (!projectId[1] || orgId === undefined) invalidProps.push("projectId");
+      }
+      return { inputs, invalid: invalidProps, badPair: false };
+    });
+}
+
+function apiKeyNameCase(): fc.Arbitrary<Case> {
   const keyName = fc.option(
     either(
       fc.string({ minLength: 1, maxLength: 64 }),

@@ -12,6 +12,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "../../provider";
+import { API_KEY_OUTPUTS } from "../../provider/api-key";
 import { CONFIG_KEYS } from "../../sdk";
 import { REPO_ROOT } from "../plugin/world";
 
@@ -172,6 +173,19 @@ describe("schema.json agrees with the TypeScript surface", () => {
       interfaceMembers("provider/api-key.ts", "ApiKeyArgs"),
     );
     expect(schemaMembers(apiKey.properties, apiKey.required)).toEqual(outputMembers("provider/api-key.ts", "ApiKey"));
+  });
+
+  it("ApiKey's scope: orgId and projectId are optional inputs, projectId an output, as is every API_KEY_OUTPUTS name", () => {
+    expect(schemaMembers(apiKey.inputProperties, apiKey.requiredInputs)).toMatchObject({
+      orgId: { kind: "string", optional: true },
+      projectId: { kind: "string", optional: true },
+    });
+    expect(apiKey.inputProperties.projectId.description).toMatch(/requires orgId/);
+    expect(schemaMembers(apiKey.properties, apiKey.required)).toMatchObject({
+      orgId: { kind: "string", optional: true },
+      projectId: { kind: "string", optional: true },
+    });
+    for (const name of API_KEY_OUTPUTS) expect(Object.keys(apiKey.properties)).toContain(name);
   });
 
   it("getProjects inputs, result and project summary match GetProjectsArgs, GetProjectsResult and ProjectSummary", () => {

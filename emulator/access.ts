@@ -1,0 +1,75 @@
+/**
+ * What each kind of key may reach (docs, Manage API keys): a personal key, its account's projects and those of the
+ * organizations the account belongs to; an organization key, every project of its organization and nothing personal;
+ * a project-scoped key, its one project and nothing else ("cannot perform organization-related actions or create new
+ * projects"; the Neon CLI: "it cannot create projects, mint API keys, or read any other project").
+ *
+ * Every route finds its project through {@link projectFor}, and the server refuses a path outside a key's reach with
+ * {@link scopeRefusal} before any route runs, so no route can hand a scoped key more than its project.
+ */
+import { ApiError, notFound } from "./errors";
+import type { Store } from "./store";
+import type { KeyRecord, Project } from "./types";
+
+/** 403: a key used outside its reach. The status and the wording are a guess (no source gives them). */
+export const forbidden = (message: string): ApiError => new ApiError(403, message);
+
+/**
+ * 404 for an organization the account does not belong to (OpenAPI, the consumption routes: "Account is not a member of
+ * the organization specified by `org_id`"); an unknown organization answers the same.
+ */
+export const notMember = (orgId: string): ApiError =>
+  new ApiError(404, `account is not a member of the organization ${orgId}`);
+
+/** True when the key may use the project (see the module comment). */
+export function canUse(store: Store, key: KeyRecord, project: Project): boolean {
+  if (key.orgId !== undefined) {
+    return project.orgId === key.orgId && (key.projectId === undefined || project.id === key.projectId);
+  }
+  if (project.accountId === key.accountId) return true;
+  return project.orgId !== undefined && store.roleIn(project.orgId, key.accountId) !== undefined;
+}
+
+/** The project if the key may use it; else 404, like a project that does not exist (as for another account's). */
+export function projectFor(store: Store, key: KeyRecord, projectId: string): Project {
+  const project = store.projects.get(projectId);
+  if (!project || !canUse(store, key, project)) throw notFound("project");
+  return project;
+}
+
+/**
+ * The projects `GET /projects` lists. A personal key: without `org_id` its account's own projects; with it, every
+ * project of that organization for a member (OpenAPI, listProjects: "If using a personal API key, include the `org_id`
+ * parameter"), 404 for others. An organization key: its organization's ("`org_id` is automatically inferred from the
+ * key"); another `org_id` lists nothing (guess).
+ */
+export function listedProjects(store: Store, key: KeyRecord, orgId: string | null): Project[] {
+  const all = [...store.projects.values()];
+  if (key.orgId !== undefined) return all.filter((p) => p.orgId === key.orgId && (orgId ?? key.orgId) === key.orgId);
+  if (orgId === null) return store.projectsOf(key.accountId);
+  if (store.roleIn(orgId, key.accountId) === undefined) throw notMember(orgId);
+  return all.filter((p) => p.orgId === orgId);
+}
+
+/**
+ * The refusal of a request outside the key's reach, decided from the path alone before the route runs (so a route
+ * the emulator does not model, such as creating a project, is refused too); undefined lets the request through.
+ * A project-scoped key may reach only `/projects/{its project}` and below; an organization key cannot manage keys
+ * ("To create an organization API key, you must use your personal API key", docs). Status 403: guess.
+ */
+export function scopeRefusal(key: KeyRecord, path: string): ApiError | undefined {
+  if (key.projectId !== undefined) {
+    const own = `/projects/${key.projectId}`;
+    if (path === own || path.startsWith(`${own}/`)) return undefined;
+    return forbidden(
+      `this API key is scoped to project ${key.projectId}: it can use only that project (its branches, computes ` +
+        `and operations), not list projects, create projects or API keys, or reach another project`,
+    );
+  }
+  if (key.orgId !== undefined && (/^\/api_keys(\/|$)/.test(path) || path.startsWith("/organizations/"))) {
+    return forbidden(
+      `an organization API key cannot manage API keys: use the personal API key of a member of organization ${key.orgId}`,
+    );
+  }
+  return undefined;
+}

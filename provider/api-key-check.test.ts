@@ -1,0 +1,85 @@
+import { checkApiKeyInputs, planApiKeyChange } from "./api-key-check";
+import { declaredInputs, scopeOf } from "./api-key-routes";
+import { UNKNOWN } from "./unknown";
+
+const ORG = "org-morning-bread-81040908";
+const PROJECT = "spring-example-302709";
+
+describe("checkApiKeyInputs", () => {
+  it("accepts the three kinds: personal, organization-wide, project-scoped (and ids like the OpenAPI examples)", () => {
+    expect(checkApiKeyInputs({ keyName: "ci" })).toEqual([]);
+    expect(checkApiKeyInputs({ keyName: "ci", orgId: ORG })).toEqual([]);
+    expect(checkApiKeyInputs({ keyName: "ci", orgId: ORG, projectId: PROJECT })).toEqual([]);
+    expect(checkApiKeyInputs({ keyName: "ci", orgId: "my-organization-morning-bread-81040908" })).toEqual([]);
+    expect(checkApiKeyInputs({ keyName: "ci", orgId: null, projectId: null })).toEqual([]);
+  });
+
+  it("refuses a projectId without orgId, naming projectId and what it needs", () => {
+    expect(checkApiKeyInputs({ keyName: "ci", projectId: PROJECT })).toEqual([
+      { property: "projectId", reason: expect.stringMatching(/^needs orgId: .*set orgId/) },
+    ]);
+    expect(checkApiKeyInputs({ keyName: "ci", projectId: UNKNOWN })).toEqual([
+      { property: "projectId", reason: expect.stringContaining("needs orgId") },
+    ]);
+  });
+
+  it.each([
+    ["orgId", "Org_Acme"],
+    ["orgId", ""],
+    ["orgId", "o".repeat(61)],
+    ["projectId", "Spring Example"],
+    ["projectId", "spring/../example"],
+  ])("refuses a malformed %s (%j), naming what is allowed but not the value", (property, value) => {
+    const failures = checkApiKeyInputs({ keyName: "ci", orgId: ORG, [property]: value });
+    expect(failures).toEqual([{ property, reason: expect.stringContaining("1 to 60 lowercase letters, digits") }]);
+    if (value.length > 3) expect(failures[0].reason).not.toContain(value);
+  });
+
+  it("refuses a non-string id, and unknown properties listing the known ones", () => {
+    expect(checkApiKeyInputs({ keyName: "ci", orgId: 5 })).toEqual([
+      { property: "orgId", reason: "must be a string, got 5" },
+    ]);
+    expect(checkApiKeyInputs({ keyName: "ci", org: ORG })).toEqual([
+      { property: "org", reason: "is not an ApiKey property; known: keyName, orgId, projectId" },
+    ]);
+  });
+
+  it("lets unknown values pass in preview", () => {
+    expect(checkApiKeyInputs({ keyName: UNKNOWN, orgId: UNKNOWN, projectId: UNKNOWN })).toEqual([]);
+  });
+});
+
+describe("planApiKeyChange", () => {
+  const personalState = { keyName: "ci", keyId: 1, projectId: null };
+  const scopedState = { keyName: "ci", orgId: ORG, keyId: 2, projectId: PROJECT };
+
+  it("no change: state's projectId null equals an absent input; a scoped key's stays the same", () => {
+    expect(planApiKeyChange(personalState, { keyName: "ci" }).changes).toBe(false);
+    expect(planApiKeyChange({ keyName: "ci" }, { keyName: "ci" }).changes).toBe(false); // state of 0.2.0
+    expect(planApiKeyChange(scopedState, { keyName: "ci", orgId: ORG, projectId: PROJECT }).changes).toBe(false);
+  });
+
+  it.each([
+    [personalState, { keyName: "ci", orgId: ORG }, ["orgId"]],
+    [scopedState, { keyName: "ci", orgId: ORG }, ["projectId"]],
+    [scopedState, { keyName: "ci", orgId: ORG, projectId: "other-project-1" }, ["projectId"]],
+    [scopedState, { keyName: "ci" }, ["orgId", "projectId"]],
+    [scopedState, { keyName: "cd", orgId: ORG, projectId: PROJECT }, ["keyName"]],
+    [scopedState, { keyName: "ci", orgId: UNKNOWN, projectId: PROJECT }, ["orgId"]],
+  ])("%j → %j replaces %j, new before old", (olds, news, replaces) => {
+    expect(planApiKeyChange(olds, news)).toEqual({ changes: true, replaces, deleteBeforeReplace: false });
+  });
+});
+
+describe("scopeOf and declaredInputs", () => {
+  it("take orgId and projectId from inputs or state, projectId only with an orgId", () => {
+    expect(scopeOf({ keyName: "ci", projectId: null })).toEqual({});
+    expect(scopeOf({ projectId: PROJECT })).toEqual({});
+    expect(scopeOf({ orgId: ORG, projectId: null })).toEqual({ orgId: ORG });
+    expect(declaredInputs("ci", scopeOf(scopedStateOf()))).toEqual({ keyName: "ci", orgId: ORG, projectId: PROJECT });
+  });
+});
+
+function scopedStateOf() {
+  return { keyName: "ci", orgId: ORG, projectId: PROJECT, key: "s", keyId: 3, __provider: "p" };
+}

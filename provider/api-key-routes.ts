@@ -1,0 +1,73 @@
+/**
+ * Which list and routes an ApiKey lives in: a personal key under `/api_keys`, an organization key (organization-wide
+ * or project-scoped) under `/organizations/{orgId}/api_keys`. Chosen from the key's properties (the inputs at create,
+ * the state afterwards), so that refresh and destroy never look for a key in the wrong list, where it would seem
+ * revoked. The client is taken at call time: nothing here captures a credential.
+ */
+import { client } from "./runtime";
+
+type Props = Record<string, unknown>;
+
+/** What makes a key personal, organization-wide or project-scoped. */
+export interface KeyScope {
+  orgId?: string;
+  projectId?: string;
+}
+
+/** A key as either list shows it. */
+export interface ListedKey {
+  id: number;
+  name: string;
+  created_at: string;
+  last_used_at?: string | null;
+  last_used_from_addr?: string;
+  project_id?: string | null;
+}
+
+/** A create response: the only place the secret appears. */
+export interface CreatedKey {
+  id: number;
+  key: string;
+  created_at?: string;
+  project_id?: string | null;
+}
+
+export interface KeyRoutes {
+  create(keyName: string): Promise<CreatedKey>;
+  list(): Promise<ListedKey[]>;
+  revoke(id: number): Promise<void>;
+}
+
+/** The scope of a key from its inputs or state: `projectId` counts only with an `orgId`. */
+export function scopeOf(props: Props): KeyScope {
+  const orgId = typeof props.orgId === "string" && props.orgId !== "" ? props.orgId : undefined;
+  const projectId = orgId !== undefined && typeof props.projectId === "string" ? props.projectId : undefined;
+  return { ...(orgId !== undefined ? { orgId } : {}), ...(projectId !== undefined ? { projectId } : {}) };
+}
+
+/** The routes of the key's list. */
+export function keyRoutes(scope: KeyScope): KeyRoutes {
+  return scope.orgId === undefined ? personalRoutes() : organizationRoutes(scope.orgId, scope.projectId);
+}
+
+function personalRoutes(): KeyRoutes {
+  return {
+    create: (keyName) => client().apiKeys.create({ key_name: keyName }),
+    list: () => client().apiKeys.list(),
+    revoke: async (id) => void (await client().apiKeys.revoke(id)),
+  };
+}
+
+function organizationRoutes(orgId: string, projectId: string | undefined): KeyRoutes {
+  const scoped = projectId === undefined ? {} : { project_id: projectId };
+  return {
+    create: (keyName) => client().orgApiKeys.create(orgId, { key_name: keyName, ...scoped }),
+    list: () => client().orgApiKeys.list(orgId),
+    revoke: async (id) => void (await client().orgApiKeys.revoke(orgId, id)),
+  };
+}
+
+/** The declared inputs of a key, as `read` hands them back: keyName, and orgId / projectId only when declared. */
+export function declaredInputs(keyName: string, scope: KeyScope): Props {
+  return { keyName, ...scope };
+}
