@@ -42,7 +42,10 @@ export function checkApiKeyInputs(news: Record<string, unknown>): CheckFailure[]
     const reason = isUnknown(news[property]) ? undefined : validate(news[property]);
     if (reason) failures.push({ property, reason });
   }
-  if (!absent(news.projectId) && absent(news.orgId)) failures.push({ property: "projectId", reason: NEEDS_ORG });
+  // A value not known yet (preview) may resolve to anything, absent included: only known values are refused.
+  const known = !isUnknown(news.projectId) && !isUnknown(news.orgId);
+  if (known && !absent(news.projectId) && absent(news.orgId))
+    failures.push({ property: "projectId", reason: NEEDS_ORG });
   return failures;
 }
 

@@ -122,6 +122,25 @@ export const deleteKey = withHints(async (id: string, props: Props = {}): Promis
 });
 
 /**
+ * A revoke answered 404 means the key is gone only if the key's list still answers: an organization answers 404 to an
+ * account that is not (or no longer) its member, and taking that for "revoked" would report as destroyed a key that
+ * still works.
+ */
+async function confirmGone(routes: KeyRoutes, id: number, refusal: unknown): Promise<void> {
+  try {
+    await routes.list();
+  } catch (error) {
+    if (errorKind(error) !== "not_found") throw error;
+    throw new Error(
+      `API key ${id} could not be revoked: ${(refusal as Error).message}; its list answers 404 too, so neon:apiKey ` +
+        `does not reach it (an account that is not a member of the key's organization, or the organization is ` +
+        `gone). Nothing was changed: revoke it with a member's personal key, or in the Neon console.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
  * Revokes a key; one already revoked or gone is fine. A revoke whose outcome is unknown is read back (the key
  * still listed → sent again), a few times, so that a run of lost responses neither fails the step nor leaves a
  * key nobody holds.
@@ -132,6 +151,7 @@ async function revokeKey(routes: KeyRoutes, id: number): Promise<void> {
       await routes.revoke(id);
     } catch (error) {
       if (errorKind(error) !== "not_found") throw error;
+      await confirmGone(routes, id, error);
     }
   };
   await resendWhileUnknown(revoke, async () => !(await routes.list()).some((key) => key.id === id));

@@ -7,6 +7,7 @@ import { checkComputeInputs } from "./compute-check";
 import { connectionWarning, planComputeChange, stableJson } from "./compute-diff";
 import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./compute-mapping";
 import { createCompute } from "./compute-create";
+import { MoveNotMade } from "./compute-patch";
 import { outputsAfter, updateCompute } from "./compute-update";
 import { adoptCompute, adoptionWarnings } from "./compute-adopt";
 import { warn } from "./diagnostics";
@@ -67,8 +68,9 @@ export const read = withHints(async (id: string, props: Props): Promise<pulumi.d
     const outs = toOutputs(endpoint, props);
     return { id, props: outs, inputs: inputsFromOutputs(outs) };
   } catch (error) {
-    if (errorKind(error) === "not_found") return { id: "", props: {} };
-    throw error;
+    if (errorKind(error) !== "not_found") throw error;
+    await assertProjectReachable(String(props.projectId), id);
+    return { id: "", props: {} };
   }
 });
 
@@ -79,6 +81,7 @@ export const update = withHints(async (id: string, olds: Props, news: Props): Pr
     // A restart that did not happen records the old triggers, or the next `up` would see no change.
     const plan = planComputeChange(olds, news);
     const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
+    if (error instanceof MoveNotMade) throw movedNothing(id, error, recorded);
     throw await withCurrentState(String(olds.projectId), id, recorded, error);
   }
 });
@@ -90,12 +93,36 @@ export const update = withHints(async (id: string, olds: Props, news: Props): Pr
 export const deleteCompute = withHints(async (id: string, props: Props): Promise<void> => {
   const projectId = String(props.projectId);
   try {
-    await resendWhileUnknown(async () => void (await client().endpoints.delete(projectId, id)));
+    let found = true;
+    await resendWhileUnknown(
+      async () => void (found = (await client().endpoints.delete(projectId, id)).endpoint !== undefined),
+    );
+    if (!found) await assertProjectReachable(projectId, id);
   } catch (error) {
     if (errorKind(error) !== "validation") throw error;
     throw new Error(deleteRefused(id, props, error), { cause: error });
   }
 });
+
+/**
+ * A compute that answers 404 is gone only if its project still answers: a project the key cannot reach answers 404
+ * too (another account's key, an organization or project-scoped key of another organization or project), and taking
+ * that for "deleted" would drop from state, or report as destroyed, a compute that still runs.
+ */
+async function assertProjectReachable(projectId: string, id: string): Promise<void> {
+  try {
+    await client().branches.list(projectId);
+  } catch (error) {
+    if (errorKind(error) !== "not_found") throw error;
+    throw new Error(
+      `compute ${id} was not found, and neither was its project ${projectId}, so it is not known whether the compute ` +
+        `is gone: either the project was deleted (then remove the resource from the state: pulumi state delete ` +
+        `<its URN>), or neon:apiKey does not reach that project (another account's key, or an organization or ` +
+        `project-scoped key of another organization or project): use a key that does. Nothing was changed.`,
+      { cause: error },
+    );
+  }
+}
 
 /**
  * The service refused the delete (it refuses for a compute of a protected branch: api.md, Delete). Says how to let go
@@ -107,6 +134,17 @@ function deleteRefused(id: string, props: Props, error: unknown): string {
     `deleted: unprotect branch ${String(props.branchId)} first, or, to keep the compute and only stop managing it, ` +
     `give the resource the option retainOnDelete: true, run pulumi up, then remove it from the program.`
   );
+}
+
+/**
+ * The service applied an update but ignored its move: the state records the compute as it is (the applied sizes, the
+ * old branch), so the next `up` asks only for the move again, and warns of no restart that already happened.
+ */
+function movedNothing(id: string, error: MoveNotMade, news: Props): ResourceInitError {
+  const outputs = toOutputs(error.endpoint, { ...news, declared: declaredOf(news) });
+  const recorded = new ResourceInitError(id, outputs, error, news);
+  recorded.message = error.message; // the compute is ready: only its move was not made
+  return recorded;
 }
 
 /**

@@ -29,13 +29,47 @@ export async function patchCompute(
         const message = await describeBranchConflict(projectId, String(branchId), { movingId: id });
         throw new Error(message, { cause: error });
       }
-      if (errorKind(error) === "validation" && branchId)
-        throw new Error(moveRefused(id, String(branchId), (error as Error).message), { cause: error });
+      if (errorKind(error) === "validation" && branchId) {
+        const message = await moveRefusedFor(projectId, id, news, String(branchId), (error as Error).message);
+        throw new Error(message, { cause: error });
+      }
       throw error;
     });
-  if (branchId !== undefined && endpoint.branch_id !== branchId)
-    throw new Error(moveRefused(id, String(branchId), `it stayed on branch ${endpoint.branch_id}`));
+  if (branchId !== undefined && endpoint.branch_id !== branchId) {
+    const stayed = `it stayed on branch ${endpoint.branch_id}; the other changes of this update were applied`;
+    throw new MoveNotMade(await moveRefusedFor(projectId, id, news, String(branchId), stayed), endpoint as ApiEndpoint);
+  }
   return { endpoint: endpoint as ApiEndpoint, operations };
+}
+
+/**
+ * A move the service answered without making (it ignored `branch_id`): carries the compute as the service left it,
+ * so the update records what was applied (the sizes, say) and the next `up` asks only for the move again.
+ */
+export class MoveNotMade extends Error {
+  constructor(
+    message: string,
+    readonly endpoint: ApiEndpoint,
+  ) {
+    super(message);
+    this.name = "MoveNotMade";
+  }
+}
+
+/** The move error for this compute: for a primary whose target branch has one, the branch conflict comes first. */
+async function moveRefusedFor(
+  projectId: string,
+  id: string,
+  news: Props,
+  branchId: string,
+  why: string,
+): Promise<string> {
+  const holder = news.type === "read_only" ? undefined : await primaryOf(projectId, branchId);
+  if (holder && holder.id !== id) {
+    const conflict = await describeBranchConflict(projectId, branchId, { movingId: id });
+    return `the service did not move compute ${id} (${why}); and even by replacement, ${conflict}`;
+  }
+  return moveRefused(id, branchId, why);
 }
 
 /**
@@ -47,8 +81,8 @@ function moveRefused(id: string, branchId: string, why: string): string {
   return (
     `the service did not move compute ${id} to branch ${branchId} (${why}). Moving a compute with an update ` +
     `(branch_id) is deprecated by Neon; replace it instead: pulumi up --replace <its URN> makes a new compute on ` +
-    `the new branch, then deletes this one (a primary also needs the option deleteBeforeReplace: true); the option ` +
-    `replacementTrigger set to the branchId makes later branch changes replacements`
+    `the new branch, then deletes this one (no deleteBeforeReplace needed: the new branch has no primary); the ` +
+    `option replacementTrigger set to the branchId makes later branch changes replacements`
   );
 }
 
