@@ -145,6 +145,7 @@ describe("ApiKey through the local engine", () => {
     const result = ok(await stack.destroy());
     expect(requests(result)).toEqual([
       expect.objectContaining({ method: "DELETE", path: `/api_keys/${id}`, status: 404 }),
+      expect.objectContaining({ method: "GET", path: "/api_keys", status: 200 }),
     ]);
     expect(stack.state.resources).toEqual([]);
   });
