@@ -4,6 +4,7 @@
  * the state afterwards), so that refresh and destroy never look for a key in the wrong list, where it would seem
  * revoked. The client is taken at call time: nothing here captures a credential.
  */
+import type { OrgApiKey, OrgApiKeyCreated } from "../sdk";
 import { client } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -14,23 +15,11 @@ export interface KeyScope {
   projectId?: string;
 }
 
-/** A key as either list shows it. */
-export interface ListedKey {
-  id: number;
-  name: string;
-  created_at: string;
-  last_used_at?: string | null;
-  last_used_from_addr?: string;
-  project_id?: string | null;
-}
+/** A key as either list shows it: a personal key is an organization key's shape without `project_id`. */
+export type ListedKey = OrgApiKey;
 
 /** A create response: the only place the secret appears. */
-export interface CreatedKey {
-  id: number;
-  key: string;
-  created_at?: string;
-  project_id?: string | null;
-}
+export type CreatedKey = OrgApiKeyCreated;
 
 export interface KeyRoutes {
   create(keyName: string): Promise<CreatedKey>;

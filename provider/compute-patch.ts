@@ -66,7 +66,7 @@ async function moveRefusedFor(
 ): Promise<string> {
   const holder = news.type === "read_only" ? undefined : await primaryOf(projectId, branchId);
   if (holder && holder.id !== id) {
-    const conflict = await describeBranchConflict(projectId, branchId, { movingId: id });
+    const conflict = branchConflictMessage(branchId, { movingId: id }, holder);
     return `the service did not move compute ${id} (${why}); and even by replacement, ${conflict}`;
   }
   return moveRefused(id, branchId, why);
@@ -99,7 +99,11 @@ export async function describeBranchConflict(
   branchId: string,
   cause: BranchConflictCause,
 ): Promise<string> {
-  const holder = await primaryOf(projectId, branchId);
+  return branchConflictMessage(branchId, cause, await primaryOf(projectId, branchId));
+}
+
+/** The branch-conflict message, for a branch whose primary is `holder` (undefined when it could not be read). */
+function branchConflictMessage(branchId: string, cause: BranchConflictCause, holder: ApiEndpoint | undefined): string {
   const there = holder
     ? `its primary (read_write) compute is ${holder.id}`
     : "it already has a primary (read_write) compute";
