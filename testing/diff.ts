@@ -4,7 +4,8 @@
  * - `applyReplaceOnChanges` (step_generator.go): replaceOnChanges turns *changed keys* into replace keys; a dynamic
  *   provider's Diff reports no changed keys (the Node.js plugin forwards only changes, replaces and
  *   deleteBeforeReplace), so the option only acts when the engine computed the keys itself (DIFF_UNKNOWN);
- * - the input comparison of `diffResource` for DIFF_UNKNOWN (PropertyMap.Diff: top-level keys, `__provider` included).
+ * - the input comparison of `diffResource` for DIFF_UNKNOWN (PropertyMap.Diff: top-level keys, `__provider` included,
+ *   with the detailed diff of changed leaf paths, which replaceOnChanges also acts on: `DiffResult.Replace`).
  * Property paths follow resource.ParsePropertyPath: `a.b`, `a[0]`, `a["b.c"]`, `*`.
  */
 import { deepEquals, isObject, isSecret, Props, secret, Value } from "./values";
@@ -140,6 +141,16 @@ export interface DiffLike {
   replaceKeys: string[];
   changedKeys: string[];
   deleteBeforeReplace?: boolean;
+  /**
+   * The engine's detailed diff: the changed leaf paths (NewDetailedDiffFromObjectDiff), only for its own DIFF_UNKNOWN
+   * comparison (a dynamic provider's Diff sends none). `replace` marks those that replaceOnChanges turned into replaces.
+   */
+  detailedDiff?: { path: Segment[]; replace: boolean }[];
+}
+
+/** DiffResult.Replace: a replace key, or an entry of the detailed diff that is a replacement. */
+export function isReplace(diff: DiffLike): boolean {
+  return diff.replaceKeys.length > 0 || (diff.detailedDiff ?? []).some((entry) => entry.replace);
 }
 
 /** The special key that stands for "the last operation left init errors" (initErrorSpecialKey). */
@@ -153,6 +164,10 @@ export function applyReplaceOnChanges<D extends DiffLike>(
 ): D {
   if (diff.changes !== "some" && !hasInitErrors) return diff;
   const paths = replaceOnChanges.map(parsePath).filter((p): p is Segment[] => p !== undefined);
+  const detailedDiff = diff.detailedDiff?.map((entry) => ({
+    path: entry.path,
+    replace: entry.replace || paths.some((path) => pathContains(path, entry.path)),
+  }));
   const replaceKeys = new Set(diff.replaceKeys);
   for (const key of diff.changedKeys) {
     const keyPath = parsePath(key);
@@ -163,7 +178,7 @@ export function applyReplaceOnChanges<D extends DiffLike>(
     replaceKeys.add(INIT_ERROR_KEY);
     changes = "some";
   }
-  return { ...diff, changes, replaceKeys: [...replaceKeys] };
+  return { ...diff, changes, replaceKeys: [...replaceKeys], ...(detailedDiff ? { detailedDiff } : {}) };
 }
 
 /**
@@ -177,8 +192,28 @@ export function resolveUnknownDiff<D extends DiffLike>(
   ignoreChanges: readonly string[],
 ): D {
   if (answer.changes !== "unknown") return answer;
-  const changedKeys = inputDiff(oldInputs, processIgnoreChanges(newInputs, oldInputs, ignoreChanges), true);
-  return { ...answer, changes: changedKeys.length > 0 ? "some" : "none", changedKeys };
+  const news = processIgnoreChanges(newInputs, oldInputs, ignoreChanges);
+  const changedKeys = inputDiff(oldInputs, news, true);
+  if (changedKeys.length === 0) return { ...answer, changes: "none", changedKeys };
+  const detailedDiff = changedPaths([], oldInputs, news).map((path) => ({ path, replace: false }));
+  return { ...answer, changes: "some", changedKeys, detailedDiff };
+}
+
+/**
+ * The leaf paths where two values differ (objectDiffToDetailedDiff / valueDiffToDetailedDiff): objects and arrays on
+ * both sides are walked key by key and index by index (secrets looked through); anything else is one changed leaf.
+ */
+function changedPaths(prefix: Segment[], olds: Value, news: Value): Segment[][] {
+  const [old, neu] = [reveal1(olds), reveal1(news)];
+  if (isObject(old) && isObject(neu)) {
+    const keys = new Set([...Object.keys(old), ...Object.keys(neu)]);
+    return [...keys].flatMap((key) => changedPaths([...prefix, key], old[key], neu[key]));
+  }
+  if (Array.isArray(old) && Array.isArray(neu)) {
+    const length = Math.max(old.length, neu.length);
+    return Array.from({ length }, (_, i) => changedPaths([...prefix, i], old[i], neu[i])).flat();
+  }
+  return deepEquals(olds, news) ? [] : [prefix];
 }
 
 /**

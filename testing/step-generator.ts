@@ -5,7 +5,14 @@
  */
 import { aliasUrns, Goal } from "./goal";
 import { Diagnostics } from "./diagnostics";
-import { applyReplaceOnChanges, DiffLike, ignoreChangesWithReport, inputDiff, resolveUnknownDiff } from "./diff";
+import {
+  applyReplaceOnChanges,
+  DiffLike,
+  ignoreChangesWithReport,
+  inputDiff,
+  isReplace,
+  resolveUnknownDiff,
+} from "./diff";
 import { ProviderHost } from "./provider";
 import { ResourceState } from "./state";
 import { makeUrn } from "./urn";
@@ -56,6 +63,8 @@ export class StepGenerator {
   providerRef = "";
   private readonly deleted = new Set<string>();
   private readonly pendingDeletes = new Set<ResourceState>();
+  /** The keys a dependent of a delete-before-replace was replaced for (sg.dependentReplaceKeys). */
+  private readonly dependentReplaceKeys = new Map<string, string[]>();
   /** New URN → the old URN it matched through an alias (sg.aliases), and the reverse (sg.aliased). */
   private readonly aliases = new Map<string, string>();
   private readonly aliased = new Map<string, string>();
@@ -117,13 +126,15 @@ export class StepGenerator {
       const news = old ? this.ignoringChanges(urn, goal, old) : goal.inputs;
       state.inputs = await this.check(urn, fresh ? {} : (old as ResourceState).inputs, fresh ? goal.inputs : news);
     }
-    // Case 1: deleted earlier as a dependent of a delete-before-replace; now seen again, so a replacement.
+    // Case 1: deleted earlier as a dependent of a delete-before-replace; now seen again, so a replacement
+    // (sg.replaces[urn] = true, so GenerateDeletes leaves its old state alone; keys: sg.dependentReplaceKeys[urn]).
     if (recreating && old) {
       this.deleted.delete(urn);
       this.replaced.add(urn);
+      const keys = this.dependentReplaceKeys.get(urn) ?? [];
       return [
-        { kind: "replace", old, new: state, keys: [] },
-        { kind: "create-replacement", old, new: state, keys: [], pendingDelete: false },
+        { kind: "replace", old, new: state, keys },
+        { kind: "create-replacement", old, new: state, keys, pendingDelete: false },
       ] satisfies Step[];
     }
     this.operatedOn.add(urn);
@@ -166,7 +177,8 @@ export class StepGenerator {
     const hasInitErrors = (old.initErrors?.length ?? 0) > 0;
     const diff = applyReplaceOnChanges(raw, goal.replaceOnChanges, hasInitErrors);
     if (diff.changes === "some" || old.pendingReplacement) {
-      if (diff.replaceKeys.length > 0 || triggerReplace || old.pendingReplacement) {
+      // DiffResult.Replace(): a replace key, or a detailed-diff entry replaceOnChanges made a replacement.
+      if (isReplace(diff) || triggerReplace || old.pendingReplacement) {
         return this.replaceSteps(urn, goal, old, state, diff.replaceKeys, raw.deleteBeforeReplace ?? false);
       }
       return [{ kind: "update", old, new: state, diffs: inputDiff(old.inputs, state.inputs) }];
@@ -218,8 +230,9 @@ export class StepGenerator {
       ];
     }
     const steps: Step[] = [];
-    for (const dependent of (await this.dependentReplacements(old)).reverse()) {
+    for (const { dependent, keys: dependentKeys } of (await this.dependentReplacements(old)).reverse()) {
       if (this.pendingDeletes.has(dependent)) continue;
+      this.dependentReplaceKeys.set(dependent.urn, dependentKeys);
       if (dependent.protect)
         throw new Error(
           `unable to replace resource "${dependent.urn}" as part of replacing "${urn}" as it is currently marked for protection`,
@@ -238,9 +251,9 @@ export class StepGenerator {
    * calculateDependentReplacements: the old resources depending on `root` (not registered yet) whose provider, asked
    * to Diff with every input that depends on a resource being replaced made unknown, answers "replace".
    */
-  private async dependentReplacements(root: ResourceState): Promise<ResourceState[]> {
+  private async dependentReplacements(root: ResourceState): Promise<{ dependent: ResourceState; keys: string[] }[]> {
     const replacing = new Set([root.urn]);
-    const found: ResourceState[] = [];
+    const found: { dependent: ResourceState; keys: string[] }[] = [];
     for (const dependent of this.dependingOn(root)) {
       if (!dependent.custom || this.urns.has(dependent.urn)) continue;
       const inputs: Props = {};
@@ -255,8 +268,8 @@ export class StepGenerator {
       const answer = await this.options.provider.diff(urn, id, dependent.inputs, dependent.outputs, inputs);
       const resolved = resolveUnknownDiff(answer, dependent.inputs, inputs, dependent.ignoreChanges);
       const diff = applyReplaceOnChanges(resolved, dependent.replaceOnChanges, false);
-      if (diff.replaceKeys.length > 0) {
-        found.push(dependent);
+      if (isReplace(diff)) {
+        found.push({ dependent, keys: diff.replaceKeys });
         replacing.add(dependent.urn);
       }
     }
@@ -299,9 +312,14 @@ export class StepGenerator {
     return steps;
   }
 
-  /** isOperatedOn: registered under its URN, or under the new URN it was aliased to. */
+  /**
+   * isOperatedOn: registered under its URN, or under the new URN it was aliased to, with a same, update or
+   * replacement (`sg.sames[urn] || sg.updates[urn] || sg.replaces[urn] || …`): a dependent of a delete-before-replace
+   * registered again (Case 1) is a replacement, so its old state gets no second delete.
+   */
   private isOperatedOn(urn: string): boolean {
-    return this.operatedOn.has(this.aliased.get(urn) ?? urn);
+    const current = this.aliased.get(urn) ?? urn;
+    return this.operatedOn.has(current) || this.replaced.has(current);
   }
 }
 

@@ -38,9 +38,11 @@ export interface StepContext {
 export async function applyStep(step: Step, ctx: StepContext): Promise<void> {
   switch (step.kind) {
     case "same":
-      // SameStep: the new inputs are recorded, the id and outputs kept.
+      // SameStep: the new inputs are recorded, the id and outputs kept. The executor marks secrets on every step's
+      // new state (continueExecuteStep: `step.New() != nil && step.Op() != OpReplace`), a same step's too: an output
+      // newly listed in additionalSecretOutputs is encrypted by the next `up` even when nothing else changed.
       step.new.id = step.old.id;
-      step.new.outputs = step.old.outputs;
+      step.new.outputs = markSecretOutputs(step.old.outputs, step.new.inputs, step.new.additionalSecretOutputs);
       if (!ctx.preview) ctx.snapshot.produce(step.new, step.old);
       return;
     case "create":
@@ -142,8 +144,7 @@ async function remove(
   pendingReplace: boolean,
 ): Promise<void> {
   if (!replacing && old.protect) throw new DeleteProtectedError(old.urn);
-  if (ctx.preview) return;
-  if (old.custom && !old.retainOnDelete && !isProvider(old)) {
+  if (!ctx.preview && old.custom && !old.retainOnDelete && !isProvider(old)) {
     const operation = ctx.snapshot.begin("deleting", old);
     try {
       await ctx.provider.delete(old.urn, old.id, old.inputs, old.outputs);
@@ -151,9 +152,10 @@ async function remove(
       ctx.snapshot.end(operation);
     }
   }
-  // A delete-before-replace keeps the object in state, pending its replacement, until the create succeeds.
+  // A delete-before-replace keeps the object in state, pending its replacement, until the create succeeds. Apply sets
+  // `s.old.PendingReplacement` after the DryRun branch, so in a preview too (on the deployment's own copy of the olds).
   if (pendingReplace) old.pendingReplacement = true;
-  else ctx.snapshot.remove(old);
+  else if (!ctx.preview) ctx.snapshot.remove(old);
 }
 
 function isProvider(state: ResourceState): boolean {

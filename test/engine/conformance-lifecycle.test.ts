@@ -156,6 +156,33 @@ describe("secrets (provider_plugin.go annotateSecrets, step_executor.go)", () =>
     await recorded.stack.refresh({ skipPreview: true });
     expect(recorded.stack.exportState()).not.toContain("s3cr3t");
   });
+
+  it("Diff, Update, Read and Delete get plain values too (provider_plugin.go marshals with KeepSecrets false)", async () => {
+    let value = "one";
+    recorded = recordedStack(() => new Recorder("r", { value, other: pulumi.secret(`s3cr3t-${value}`) }).out);
+    await recorded.stack.up({ skipPreview: true });
+    value = "two";
+    await recorded.stack.up({ skipPreview: true });
+    await recorded.stack.refresh({ skipPreview: true });
+    await recorded.stack.destroy({ skipPreview: true });
+    const [diff] = recorded.callsOf("diff");
+    expect([diff.olds.other, diff.news.other]).toEqual(["s3cr3t-one", "s3cr3t-two"]);
+    const [update] = recorded.callsOf("update");
+    expect([update.olds.other, update.news.other]).toEqual(["s3cr3t-one", "s3cr3t-two"]);
+    expect(recorded.callsOf("read")[0].props.other).toBe("s3cr3t-two");
+    expect(recorded.callsOf("delete")[0].props.other).toBe("s3cr3t-two");
+  });
+
+  it("an unchanged resource newly given additionalSecretOutputs has its output encrypted (continueExecuteStep marks a same step's state)", async () => {
+    const declared = single({ value: "a", diffMode: "compare" });
+    await recorded.stack.up({ skipPreview: true });
+    expect(recorded.stack.exportState()).toContain("out-a");
+    declared.opts = { additionalSecretOutputs: ["out"] };
+    const up = await recorded.stack.up({ skipPreview: true });
+    expect(up.steps.filter((s) => s.type === RECORDER).map((s) => s.op)).toEqual(["same"]);
+    expect(recorded.stack.exportState()).not.toContain("out-a");
+    expect(recorded.stack.outputs({ showSecrets: false })).toBe("[secret]"); // the stack output is `out`
+  });
 });
 
 describe("scheduling (step_generator.go one registration at a time; step_executor.go workers; ScheduleDeletes)", () => {
@@ -238,6 +265,27 @@ describe("delete-before-replace dependents (calculateDependentReplacements)", ()
     expect(recorded.callsOf("diff", mark).some((c) => c.news.value === "04da6b54-80e4-46f7-96ec-b56ff0331ba9")).toBe(
       true,
     );
+  });
+
+  it("the recreated dependent is one replacement, blamed on the dependent's keys, with no second delete (isOperatedOn counts sg.replaces), in the preview too", async () => {
+    let value = "a";
+    recorded = recordedStack(() => {
+      const base = new Recorder("base", { value, diffMode: "replace-dbr" });
+      new Recorder("dependent", { value: base.out, diffMode: "replace" });
+    });
+    await recorded.stack.up({ skipPreview: true });
+    value = "b";
+    const dependentSteps = (steps: { op: string; name: string; keys?: string[] }[]) =>
+      steps.filter((s) => s.name === "dependent").map((s) => `${s.op}${s.keys ? ` ${s.keys.join(",")}` : ""}`);
+    const expected = ["delete-replaced", "replace value", "create-replacement value"];
+    // DeleteStep.Apply marks the dependent pending replacement in a preview too, so GenerateDeletes leaves it alone.
+    expect(dependentSteps((await recorded.stack.preview()).steps)).toEqual(expected);
+    const mark = recorded.mark();
+    const up = await recorded.stack.up({ skipPreview: true });
+    expect(up.error).toBeUndefined();
+    expect(dependentSteps(up.steps)).toEqual(expected);
+    expect(recorded.callsOf("delete", mark).map((c) => String(c.props.value))).toEqual(["out-a", "a"]);
+    expect(recorded.stack.state.resources.filter((r) => r.type === RECORDER)).toHaveLength(2);
   });
 });
 

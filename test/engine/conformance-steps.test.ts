@@ -157,6 +157,18 @@ describe("replacements (continueStepsFromDiff)", () => {
     expect(opsOf((await recorded.stack.up()).steps)).toEqual(["create-replacement", "replace", "delete-replaced"]);
   });
 
+  it("TestReplaceOnChanges (nested path): without a Diff answer, a change under a nested replaceOnChanges path replaces (the engine's detailed diff, DiffResult.Replace)", async () => {
+    const declared = single({ value: "a", diffMode: "unknown", nested: { inner: "x", open: "o" } } as RecorderArgs, {
+      replaceOnChanges: ["nested.inner"],
+    });
+    await recorded.stack.up({ skipPreview: true });
+    declared.args = { value: "a", diffMode: "unknown", nested: { inner: "x", open: "p" } } as RecorderArgs;
+    expect(opsOf((await recorded.stack.up({ skipPreview: true })).steps)).toEqual(["update"]);
+    declared.args = { value: "a", diffMode: "unknown", nested: { inner: "y", open: "p" } } as RecorderArgs;
+    const up = await recorded.stack.up({ skipPreview: true });
+    expect(opsOf(up.steps)).toEqual(["create-replacement", "replace", "delete-replaced"]);
+  });
+
   it("up --replace: Check once with empty olds, no Diff, the replacement created while the old exists, then deleted", async () => {
     single({ value: "a" });
     await recorded.stack.up({ skipPreview: true });
