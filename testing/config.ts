@@ -39,6 +39,19 @@ export class StackConfig {
     return inputs;
   }
 
+  /**
+   * The plugin's PULUMI_CONFIG: the keys of the plugin's own namespace, `pulumi-nodejs` for a dynamic provider, by
+   * their names (pkg/host/host.go Provider: `if k.Namespace() != pkg { continue }; result[k.Name()] = v`).
+   */
+  pluginEnvConfig(): string {
+    const result: Record<string, string> = {};
+    for (const [key, entry] of this.values) {
+      const at = key.indexOf(":");
+      if (key.slice(0, at) === "pulumi-nodejs") result[key.slice(at + 1)] = entry.value;
+    }
+    return JSON.stringify(result);
+  }
+
   /** What the language host passes the program. */
   forProgram(): { config: Record<string, string>; secretKeys: string[] } {
     const config: Record<string, string> = {};

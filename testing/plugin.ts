@@ -50,6 +50,8 @@ export interface PluginStart {
   cwd: string;
   project: string;
   env?: NodeJS.ProcessEnv;
+  /** PULUMI_CONFIG: the `pulumi-nodejs` namespace of the stack config, as JSON (StackConfig.pluginEnvConfig). */
+  pluginConfig?: string;
 }
 
 export type DiffChanges = "unknown" | "none" | "some";
@@ -71,7 +73,7 @@ export class Plugin {
       ...(options.env ?? process.env),
       PULUMI_NODEJS_PROJECT: options.project,
       PULUMI_PROJECT: options.project,
-      PULUMI_CONFIG: "{}",
+      PULUMI_CONFIG: options.pluginConfig ?? "{}",
     };
     const child = spawn(process.execPath, [entry, "127.0.0.1:0"], { cwd: options.cwd, env });
     const port = await readPort(child);

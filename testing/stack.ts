@@ -163,7 +163,12 @@ export class LocalStack {
       config: this.config,
       program: runsProgram ? this.program : undefined,
       startPlugin: () =>
-        Plugin.start({ cwd: this.options.cwd ?? process.cwd(), project: this.project, env: this.options.env }),
+        Plugin.start({
+          cwd: this.options.cwd ?? process.cwd(),
+          project: this.project,
+          env: this.options.env,
+          pluginConfig: this.config.pluginEnvConfig(),
+        }),
       parallel: this.options.parallel,
       onStep: this.options.onStep && ((step) => this.options.onStep?.(step, { command, preview })),
       replaceTargets: new Set((options.replace ?? []).map((target) => this.targetUrn(target))),

@@ -50,6 +50,14 @@ describe("configuration (target.go GetPackageConfig; provider_plugin.go NewProvi
     expect(configure.project).toBe("shop");
   });
 
+  it("the plugin's PULUMI_CONFIG holds only the pulumi-nodejs namespace, by name (host.go Provider)", async () => {
+    const withRuntime = { ...config, "pulumi-nodejs:flag": "on" };
+    recorded = recordedStack(() => new Recorder("r", { value: "a" }).out, { config: withRuntime, project: "shop" });
+    await recorded.stack.preview();
+    const [configure] = recorded.callsOf("configure");
+    expect(JSON.parse(configure.envConfig)).toEqual({ flag: "on" });
+  });
+
   it("refresh and destroy are configured from the configuration the last up stored, not the current one", async () => {
     recorded = recordedStack(() => new Recorder("r", { value: "a" }).out, { config });
     await recorded.stack.up({ skipPreview: true });

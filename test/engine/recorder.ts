@@ -52,7 +52,11 @@ function failure(inputs: Props, id: string): Error | undefined {
 const recorderProvider: pulumi.dynamic.ResourceProvider = {
   async configure(req: pulumi.dynamic.ConfigureRequest) {
     const config = (req.config as unknown as { rawConfig: Props }).rawConfig;
-    record("configure", { config, project: process.env.PULUMI_NODEJS_PROJECT });
+    record("configure", {
+      config,
+      project: process.env.PULUMI_NODEJS_PROJECT,
+      envConfig: process.env.PULUMI_CONFIG,
+    });
   },
   async check(olds: Props, news: Props) {
     record("check", { olds, news, at: Date.now() });
