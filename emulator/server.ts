@@ -157,7 +157,7 @@ class Exchange {
 
   /** A key's refusal of an API path outside its reach (access.ts); none for the emulator's own routes. */
   private refusalOf(key: KeyRecord | undefined): ApiError | undefined {
-    return key && this.isApi ? scopeRefusal(key, this.path) : undefined;
+    return key && this.isApi ? scopeRefusal(key, this.entry.method, this.path) : undefined;
   }
 
   /** Ambiguous faults lose the response; 524 faults replace it (either way, after the route has run). */

@@ -69,8 +69,8 @@ export const AUTH_HINT =
 export const SCOPE_HINT =
   "The key in neon:apiKey is valid but may not do this. A project-scoped API key can use only its own project (its " +
   "branches, computes and operations): it cannot list projects, create projects or API keys, or reach another " +
-  "project; an organization key cannot manage API keys. Check that the resource's projectId is the key's project, " +
-  "or use a key whose scope covers it (ApiKey resources need a member's personal key).";
+  "project; an organization key cannot create API keys. Check that the resource's projectId is the key's project, " +
+  "or use a key whose scope covers it (an ApiKey is created with a member's personal key).";
 
 /** The status of a client error, or undefined. */
 function statusOf(error: unknown): number | undefined {

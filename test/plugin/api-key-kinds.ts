@@ -44,9 +44,15 @@ export const ORGANIZATION: KeyKind = {
   name: "organization",
   scope: (orgs) => ({ orgId: orgs.orgA }),
   otherScope: (orgs) => ({ orgId: orgs.orgB }),
+  // Neon docs, Manage organizations using the API (Matrix of operations and key types): an organization key lists and
+  // revokes the organization's keys, and cannot create one. (That the refusal is a 403 is the emulator's guess.)
   reaches: (orgs) => ({
-    allowed: ["GET /projects", ...orgs.projects.map((p) => `GET /projects/${p}/endpoints`)],
-    refused: ["GET /api_keys", `GET /organizations/${orgs.orgA}/api_keys`],
+    allowed: [
+      "GET /projects",
+      ...orgs.projects.map((p) => `GET /projects/${p}/endpoints`),
+      `GET /organizations/${orgs.orgA}/api_keys`,
+    ],
+    refused: ["GET /api_keys", `POST /organizations/${orgs.orgA}/api_keys`],
   }),
 };
 
