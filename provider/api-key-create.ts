@@ -4,7 +4,8 @@
  * - The secret exists only in the create response. A create whose response was lost cannot be settled by reading: a
  *   key carries nothing unique to one attempt (its name is the user's, shared by other stacks and people), so a key
  *   of that name that appeared meanwhile may be someone else's working key. Such keys are never revoked: the create is
- *   sent again, and the ids of the keys that may be unused are named in a warning.
+ *   sent again, and the ids of the keys that may be unused are named, in a warning when an attempt succeeded, in the
+ *   error when none did.
  * - A project-scoped key is checked against what the service answered (as Neon's CLI does with the keys it mints): one
  *   the service says is limited to another scope (another project, or none) is revoked at once and the create fails,
  *   so that no key reaching more than the program asked for is left behind. The `projectId` output is the service's
@@ -33,7 +34,7 @@ export async function createKey(inputs: Props): Promise<{ id: string; outs: Prop
   return { id: String(created.id), outs: createdOutputs(keyName, scope, created, projectId) };
 }
 
-/** Sends the create, again after a lost response. */
+/** Sends the create, again after a lost response; a failure after lost responses names the keys they may have made. */
 async function sendCreate(
   routes: KeyRoutes,
   scope: KeyScope,
@@ -45,8 +46,12 @@ async function sendCreate(
     try {
       return { created: await routes.create(keyName), lostSince };
     } catch (error) {
-      if (errorKind(error) !== "ambiguous" || attempt >= CREATE_ATTEMPTS) throw error;
-      lostSince ??= sentAt;
+      const lost = errorKind(error) === "ambiguous";
+      if (lost) lostSince ??= sentAt;
+      if (lost && attempt < CREATE_ATTEMPTS) continue;
+      if (lostSince === undefined) throw error;
+      const unseen = await unseenKeys(routes, scope, keyName, lostSince);
+      throw new Error(`${(error as Error).message}. ${unseenSentence(scope, unseen, "error")}`, { cause: error });
     }
   }
 }
@@ -88,14 +93,17 @@ async function unseenKeys(
     .map((key) => key.id);
 }
 
-/** What the user should know of keys an attempt whose response was lost may have made. */
-function unseenSentence(scope: KeyScope, ids: number[] | undefined): string {
+/** What the user should know of keys an attempt whose response was lost may have made: a warning, or an error's end. */
+function unseenSentence(scope: KeyScope, ids: number[] | undefined, as: "warning" | "error"): string {
   const where = scope.orgId === undefined ? "" : ` of organization ${scope.orgId}`;
-  const which = ids === undefined ? "(the key list could not be read)" : ids.join(", ");
+  const which = ids === undefined ? "(the key list could not be read)" : ids.join(", ") || "none";
+  const lost =
+    as === "error"
+      ? `Every attempt of this create lost its response, so the service may hold unused keys`
+      : `An earlier attempt of this create lost its response, so the service may hold an unused key`;
   return (
-    `An earlier attempt of this create lost its response, so the service may hold an unused key of the same name ` +
-    `whose secret nobody saw. Keys${where} of that name created since the first attempt: ${which}. None was ` +
-    `revoked: if no stack or person of yours uses one of them, revoke it in the Neon console.`
+    `${lost} of the same name whose secret nobody saw. Keys${where} of that name created since the first attempt: ` +
+    `${which}. None was revoked: if no stack or person of yours uses one of them, revoke it in the Neon console.`
   );
 }
 
@@ -109,7 +117,7 @@ async function reportUnseenKeys(
 ): Promise<void> {
   const ids = await unseenKeys(routes, scope, keyName, since, keptId);
   if (ids?.length === 0) return;
-  warn(`API key ${keptId} was created. ${unseenSentence(scope, ids)}`);
+  warn(`API key ${keptId} was created. ${unseenSentence(scope, ids, "warning")}`);
 }
 
 /**

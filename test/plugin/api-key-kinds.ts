@@ -241,6 +241,29 @@ export function describeKeyKind(kind: KeyKind): void {
       for (const key of others) expect(warning).toContain(String(key.id));
     });
 
+    // Issue 11 item 9: when every attempt lost its response, the step failed with only "the outcome of POST … is
+    // unknown", although the service held a key of each attempt whose secret nobody saw.
+    it("every create attempt loses its response: the error names the keys they made, and none is revoked", async () => {
+      const oldId = keyId();
+      const since = Date.now();
+      keyName = "all-lost";
+      const path = keysPath(scope);
+      world.emulator.faults.add({ method: "POST", path: new RegExp(`^${path}$`), kind: "ambiguous", times: 3 });
+      const result = await run("up");
+      world.emulator.faults.clear();
+      keyName = "shared-name";
+      expect(writes(result)).toEqual([`POST ${path}`, `POST ${path}`, `POST ${path}`]);
+      const made = (await service(world, scope).list()).filter((k) => k.name === "all-lost");
+      expect(made.map((k) => Date.parse(k.created_at) >= since - 1000)).toEqual([true, true, true]);
+      const message = result.error?.message ?? "";
+      expect(message).toContain(`the outcome of POST ${path} is unknown`);
+      expect(message).toContain("Every attempt of this create lost its response");
+      for (const key of made) expect(message).toContain(String(key.id));
+      expect(message).toContain("None was revoked");
+      expect(keyId()).toBe(oldId); // the key in state is kept, and still works
+      expect(await status(outputs(stack).key, probe(scope))).toBe(200);
+    });
+
     it("destroy of a key already revoked outside Pulumi is fine: the revoke answers 404, the key leaves state", async () => {
       const id = keyId();
       await service(world, scope).revoke(id);
