@@ -8,7 +8,7 @@ import { checkApiKeyInputs, DECLARED_PROJECT_ID, planApiKeyChange } from "./api-
 import { createKey } from "./api-key-create";
 import { declaredInputs, KeyScope, keyRoutes, ListedKey, revokeKey, scopeOf } from "./api-key-routes";
 import { warn } from "./diagnostics";
-import { withHints } from "./errors";
+import { Situation, withHints } from "./hints";
 import { configure as configureRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -25,11 +25,18 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   return planApiKeyChange(olds, news);
 }
 
+/** What a refusal's advice depends on: the request (create, list, revoke) and the key's scope. */
+const creating = (inputs: Props): Situation => ({ op: "key-create", ...scopeOf(inputs) });
+const listing = (_id: string, props: Props): Situation => ({ op: "key-list", orgId: scopeOf(props).orgId });
+const revoking = (_id: string, props: Props = {}): Situation => ({ op: "key-revoke", orgId: scopeOf(props).orgId });
+
 /** Creates the key in its list (api-key-create.ts: lost responses, a scope other than asked). */
-export const create = withHints(async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => createKey(inputs));
+export const create = withHints(creating, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> =>
+  createKey(inputs),
+);
 
 /** Refresh: reads the key back by id (never by name) in its own list; a revoked or vanished key leaves state. */
-export const read = withHints(async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
+export const read = withHints(listing, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   const scope = scopeOf(props);
   const key = (await keyRoutes(scope).list()).find((candidate) => String(candidate.id) === id);
   if (!key) return { id: "", props: {} };
@@ -68,6 +75,6 @@ export async function update(_id: string, olds: Props): Promise<pulumi.dynamic.U
 }
 
 /** Revokes the key in its own list; a key already revoked or gone is fine. (No props: state of an older version.) */
-export const deleteKey = withHints(async (id: string, props: Props = {}): Promise<void> => {
+export const deleteKey = withHints(revoking, async (id: string, props: Props = {}): Promise<void> => {
   await revokeKey(keyRoutes(scopeOf(props)), Number(id));
 });
