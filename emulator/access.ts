@@ -1,6 +1,7 @@
 /**
  * What each kind of key may reach (docs, Manage API keys): a personal key, its account's projects and those of the
- * organizations the account belongs to; an organization key, every project of its organization and nothing personal;
+ * organizations the account belongs to; an organization key, every project of its organization and nothing personal,
+ * and its organization's keys, which it lists and revokes but cannot create (docs, Manage organizations using the API);
  * a project-scoped key, its one project and nothing else ("cannot perform organization-related actions or create new
  * projects"; the Neon CLI: "it cannot create projects, mint API keys, or read any other project").
  *
@@ -52,12 +53,24 @@ export function listedProjects(store: Store, key: KeyRecord, orgId: string | nul
 }
 
 /**
- * The refusal of a request outside the key's reach, decided from the path alone before the route runs (so a route
- * the emulator does not model, such as creating a project, is refused too); undefined lets the request through.
- * A project-scoped key may reach only `/projects/{its project}` and below; an organization key cannot manage keys
- * ("To create an organization API key, you must use your personal API key", docs). Status 403: guess.
+ * What an organization key may not do, from the matrix of Neon's docs ("Manage organizations using the API", Matrix of
+ * operations and key types): of the operations marked ❌ for it (create an organization API key, remove a member,
+ * create invitations), the emulator models the first; it lists and revokes its organization's keys (✅ in the same
+ * matrix). The personal key routes (`/api_keys`) are refused too: an organization key belongs to no account whose keys
+ * they would show (**guess**: no source says what the service answers).
  */
-export function scopeRefusal(key: KeyRecord, path: string): ApiError | undefined {
+const ORGANIZATION_KEY_REFUSED: { method: string; path: RegExp; what: string }[] = [
+  { method: "POST", path: /^\/organizations\/[^/]+\/api_keys$/, what: "create API keys" },
+  { method: "*", path: /^\/api_keys(\/|$)/, what: "use the personal API key routes" },
+];
+
+/**
+ * The refusal of a request outside the key's reach, decided from the method and path alone before the route runs (so
+ * a route the emulator does not model, such as creating a project, is refused too); undefined lets the request
+ * through. A project-scoped key may reach only `/projects/{its project}` and below; an organization key anything but
+ * {@link ORGANIZATION_KEY_REFUSED}. Status 403: **guess** (no source gives one; a client must not depend on it).
+ */
+export function scopeRefusal(key: KeyRecord, method: string, path: string): ApiError | undefined {
   if (key.projectId !== undefined) {
     const own = `/projects/${key.projectId}`;
     if (path === own || path.startsWith(`${own}/`)) return undefined;
@@ -66,10 +79,10 @@ export function scopeRefusal(key: KeyRecord, path: string): ApiError | undefined
         `and operations), not list projects, create projects or API keys, or reach another project`,
     );
   }
-  if (key.orgId !== undefined && (/^\/api_keys(\/|$)/.test(path) || path.startsWith("/organizations/"))) {
-    return forbidden(
-      `an organization API key cannot manage API keys: use the personal API key of a member of organization ${key.orgId}`,
-    );
-  }
-  return undefined;
+  if (key.orgId === undefined) return undefined;
+  const refused = ORGANIZATION_KEY_REFUSED.find((r) => (r.method === "*" || r.method === method) && r.path.test(path));
+  if (!refused) return undefined;
+  return forbidden(
+    `an organization API key cannot ${refused.what}: use the personal API key of a member of organization ${key.orgId}`,
+  );
 }

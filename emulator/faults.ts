@@ -107,7 +107,8 @@ export class FaultInjector {
   }
 }
 
-function matches(r: FaultRule, method: string, path: string): boolean {
+/** True when a scripted rule (a fault, a scripted reply) targets this request. */
+export function matches(r: Pick<FaultRule, "method" | "path">, method: string, path: string): boolean {
   if (r.method && r.method.toUpperCase() !== method) return false;
   if (r.path === undefined) return true;
   return typeof r.path === "string" ? path.includes(r.path) : r.path.test(path);

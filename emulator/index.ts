@@ -7,6 +7,7 @@ import { Lifecycle } from "./lifecycle";
 import { OperationEngine, type OperationRule } from "./operations";
 import { Saver } from "./persistence";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit";
+import { ReplyScript, type ReplyRule } from "./replies";
 import { createApp, type RequestLogEntry } from "./server";
 import type { Store } from "./store";
 import type { Fixture, OrgRole, Plan } from "./types";
@@ -20,6 +21,7 @@ export type {
   OrganizationOptions,
   OrgRole,
   Plan,
+  ReplyRule,
   RequestLogEntry,
   ServiceBehaviours,
 };
@@ -59,6 +61,12 @@ export interface Emulator {
   requests: RequestLogEntry[];
   stats(): { requests: number; byStatus: Record<string, number> };
   faults: { add(rule: FaultRule): void; clear(): void; injected(): number };
+  /**
+   * A test device, not a service behaviour: rewrites the replies to the next matching requests after the route ran
+   * (an optional field left out, another value or status), to prove a client against answers the emulator never
+   * gives on its own (replies.ts).
+   */
+  replies: { rewriteNext(rule: ReplyRule): void; clear(): void };
   operations: {
     failNext(rule?: OperationRule): void;
     skipNext(rule?: Pick<OperationRule, "action" | "times">): void;
@@ -124,12 +132,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const ops = new OperationEngine(store, options.operationDurationMs ?? 1000);
   const lifecycle = new Lifecycle(store, ops);
   const faults = new FaultInjector(options.faults);
+  const replies = new ReplyScript();
   const saver = saverFor(options.stateFile, store, () => clock.now());
   const log = new RequestLog();
   const app = createApp(
     { store, ops, lifecycle, clock, behaviours },
     {
       faults,
+      replies,
       rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? {}),
       latencyMs: options.latencyMs,
       log: options.log,
@@ -152,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests: log.entries,
     stats: () => log.stats(),
     faults: { add: (r) => faults.add(r), clear: () => faults.clear(), injected: () => faults.injected() },
+    replies: { rewriteNext: (r) => replies.add(r), clear: () => replies.clear() },
     operations: {
       failNext: (r) => ops.failNext(r),
       skipNext: (r) => ops.skipNext(r),

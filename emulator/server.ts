@@ -6,6 +6,7 @@ import { hasBody, parseJson, readBody } from "./body";
 import { ApiError, notFound, methodNotAllowed, tooManyRequests } from "./errors";
 import { faultError, isErrorFault, PROXY_TIMEOUT, type Fault, type FaultInjector } from "./faults";
 import type { RateLimiter } from "./rate-limit";
+import type { ReplyScript } from "./replies";
 import { Router, type AppState, type Match, type Reply } from "./router";
 import { adminRoutes } from "./routes/admin";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -27,6 +28,7 @@ export interface RequestLogEntry {
 
 export interface AppOptions {
   faults?: FaultInjector;
+  replies?: ReplyScript; // a test device: scripted rewrites of replies (replies.ts)
   rateLimiter?: RateLimiter; // absent = no rate limit
   latencyMs?: number;
   maxBodyBytes?: number; // default 1 MiB
@@ -157,13 +159,16 @@ class Exchange {
 
   /** A key's refusal of an API path outside its reach (access.ts); none for the emulator's own routes. */
   private refusalOf(key: KeyRecord | undefined): ApiError | undefined {
-    return key && this.isApi ? scopeRefusal(key, this.path) : undefined;
+    return key && this.isApi ? scopeRefusal(key, this.entry.method, this.path) : undefined;
   }
 
   /** Ambiguous faults lose the response; 524 faults replace it (either way, after the route has run). */
   private send(applied: FullReply): void {
     if (this.fault?.kind === "ambiguous") return this.destroy();
-    const reply = this.fault?.kind === "524" ? this.proxyTimeout() : applied;
+    const reply =
+      this.fault?.kind === "524"
+        ? this.proxyTimeout()
+        : (this.options.replies?.apply(this.entry.method, this.path, applied) ?? applied);
     if (reply.status === 204) {
       this.res.writeHead(204, { "X-Request-ID": this.entry.requestId });
       this.res.end();

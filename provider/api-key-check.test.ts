@@ -59,6 +59,16 @@ describe("planApiKeyChange", () => {
     expect(planApiKeyChange(scopedState, { keyName: "ci", orgId: ORG, projectId: PROJECT }).changes).toBe(false);
   });
 
+  // The projectId output is the service's answer: one that left project_id out (null) must not replace the key.
+  it("compares projectId with the declared one recorded in state, not with the service's answer", () => {
+    const unconfirmed = { ...scopedState, projectId: null, declaredProjectId: PROJECT };
+    expect(planApiKeyChange(unconfirmed, { keyName: "ci", orgId: ORG, projectId: PROJECT }).changes).toBe(false);
+    expect(planApiKeyChange(unconfirmed, { keyName: "ci", orgId: ORG }).replaces).toEqual(["projectId"]);
+    const wide = { keyName: "ci", orgId: ORG, keyId: 4, projectId: null, declaredProjectId: null };
+    expect(planApiKeyChange(wide, { keyName: "ci", orgId: ORG }).changes).toBe(false);
+    expect(planApiKeyChange(wide, { keyName: "ci", orgId: ORG, projectId: PROJECT }).replaces).toEqual(["projectId"]);
+  });
+
   it.each([
     [personalState, { keyName: "ci", orgId: ORG }, ["orgId"]],
     [scopedState, { keyName: "ci", orgId: ORG }, ["projectId"]],
@@ -77,6 +87,14 @@ describe("scopeOf and declaredInputs", () => {
     expect(scopeOf({ projectId: PROJECT })).toEqual({});
     expect(scopeOf({ orgId: ORG, projectId: null })).toEqual({ orgId: ORG });
     expect(declaredInputs("ci", scopeOf(scopedStateOf()))).toEqual({ keyName: "ci", orgId: ORG, projectId: PROJECT });
+  });
+
+  it("take the declared projectId from state's record, not the service's answer in projectId", () => {
+    const state = { ...scopedStateOf(), projectId: null, declaredProjectId: PROJECT };
+    expect(scopeOf(state)).toEqual({ orgId: ORG, projectId: PROJECT });
+    expect(scopeOf({ ...scopedStateOf(), projectId: "other-project-1", declaredProjectId: null })).toEqual({
+      orgId: ORG,
+    });
   });
 });
 

@@ -53,10 +53,24 @@ export function checkApiKeyInputs(news: Record<string, unknown>): CheckFailure[]
 const REPLACING = ["keyName", "orgId", "projectId"] as const;
 
 /**
+ * The provider's record, in a key's state, of the `projectId` the program declared (null: none). The `projectId`
+ * output is what the service answered, which may differ (a service that omits `project_id` answers nothing): the diff
+ * compares the program's `projectId` with this record, so that such an answer never makes a permanent replacement.
+ */
+export const DECLARED_PROJECT_ID = "declaredProjectId";
+
+/** The declared value of an input, from the inputs or the state (where `projectId` is recorded apart; a state
+ * written before that record existed holds the declared value in `projectId`). */
+export function declaredValue(props: Record<string, unknown>, property: string): unknown {
+  if (property === "projectId" && DECLARED_PROJECT_ID in props) return props[DECLARED_PROJECT_ID];
+  return props[property];
+}
+
+/**
  * A change of name or scope means a new key, created before the old one is revoked. Absent and null are the same
  * (state holds `projectId: null` for a key not limited to a project).
  */
 export function planApiKeyChange(olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const replaces = REPLACING.filter((property) => (news[property] ?? null) !== (olds[property] ?? null));
+  const replaces = REPLACING.filter((property) => (news[property] ?? null) !== (declaredValue(olds, property) ?? null));
   return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
 }

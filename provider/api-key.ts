@@ -54,7 +54,11 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly lastUsedFromAddr: pulumi.Output<string | null>;
   /** The organization of an organization or project-scoped key, as declared; undefined for a personal key. */
   declare readonly orgId: pulumi.Output<string | undefined>;
-  /** The project the key is limited to, as the service answered; null for personal and organization-wide keys. */
+  /**
+   * The project the key is limited to, as the service answered; null for personal and organization-wide keys, and when
+   * the service does not say. A project-scoped key the service answers with another scope is revoked and the create
+   * fails.
+   */
   declare readonly projectId: pulumi.Output<string | null>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {

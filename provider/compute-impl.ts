@@ -11,7 +11,8 @@ import { MoveNotMade } from "./compute-patch";
 import { outputsAfter, updateCompute } from "./compute-update";
 import { adoptCompute, adoptionWarnings } from "./compute-adopt";
 import { warn } from "./diagnostics";
-import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError, withHints } from "./errors";
+import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "./errors";
+import { Situation, withHints } from "./hints";
 import { client, configure as configureRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;
@@ -56,13 +57,20 @@ export async function diff(id: string, olds: Props, news: Props): Promise<pulumi
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
 }
 
-export const create = withHints(async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
+/** What a refusal's advice depends on: the compute's project (from the inputs, or the state). */
+const inInputsProject = (inputs: Props): Situation => ({ op: "compute", projectId: String(inputs.projectId) });
+const inStateProject = (_id: string, props: Props, ..._news: unknown[]): Situation => ({
+  op: "compute",
+  projectId: String(props.projectId),
+});
+
+export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   const endpoint = inputs.adoptId ? await adoptCompute(inputs) : await createCompute(inputs);
   return { id: endpoint.id, outs: outputsAfter(endpoint, inputs, planComputeChange({}, inputs).patch) };
 });
 
 /** Refresh: the compute as it is now, and the declared inputs updated from it; one deleted outside Pulumi leaves. */
-export const read = withHints(async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
+export const read = withHints(inStateProject, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   try {
     const endpoint = (await client().endpoints.get(String(props.projectId), id)) as ApiEndpoint;
     const outs = toOutputs(endpoint, props);
@@ -74,23 +82,26 @@ export const read = withHints(async (id: string, props: Props): Promise<pulumi.d
   }
 });
 
-export const update = withHints(async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
-  try {
-    return { outs: await updateCompute(id, olds, news) };
-  } catch (error) {
-    // A restart that did not happen records the old triggers, or the next `up` would see no change.
-    const plan = planComputeChange(olds, news);
-    const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
-    if (error instanceof MoveNotMade) throw movedNothing(id, error, recorded);
-    throw await withCurrentState(String(olds.projectId), id, recorded, error);
-  }
-});
+export const update = withHints(
+  inStateProject,
+  async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    try {
+      return { outs: await updateCompute(id, olds, news) };
+    } catch (error) {
+      // A restart that did not happen records the old triggers, or the next `up` would see no change.
+      const plan = planComputeChange(olds, news);
+      const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
+      if (error instanceof MoveNotMade) throw movedNothing(id, error, recorded);
+      throw await withCurrentState(String(olds.projectId), id, recorded, error);
+    }
+  },
+);
 
 /**
  * Deletes and waits; a compute already gone is fine. A delete whose outcome is unknown is read back by the client
  * (gone → done) and only then sent again, a few times, so that a run of lost responses does not fail the step.
  */
-export const deleteCompute = withHints(async (id: string, props: Props): Promise<void> => {
+export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const projectId = String(props.projectId);
   try {
     let found = true;

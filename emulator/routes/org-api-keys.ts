@@ -11,9 +11,19 @@ import { keyToRevoke, revoked } from "./api-keys";
 function membership(ctx: RequestContext): { orgId: string; role: OrgRole } {
   const orgId = ctx.params.org_id;
   if (!ID_PATTERN.test(orgId)) throw badRequest(`org_id must match ${ID_PATTERN.source}`);
-  const role = ctx.state.store.roleIn(orgId, ctx.account.id);
+  const role = roleOf(ctx, orgId);
   if (!role) throw notMember(orgId);
   return { orgId, role };
+}
+
+/**
+ * A personal key acts with its account's role. An organization key (project-scoped keys never get here: access.ts)
+ * acts as an admin of its own organization (docs, Manage organizations using the API: organization keys "provide
+ * admin-level access to all organization resources") and as a non-member of any other (404: **guess**).
+ */
+function roleOf(ctx: RequestContext, orgId: string): OrgRole | undefined {
+  if (ctx.key.orgId !== undefined) return ctx.key.orgId === orgId ? "admin" : undefined;
+  return ctx.state.store.roleIn(orgId, ctx.account.id);
 }
 
 /** GET: the organization's keys (organization-wide and project-scoped), never a secret, never a revoked key. */
@@ -48,7 +58,11 @@ function create(ctx: RequestContext): Reply {
   return { status: 200, body: renderKeyCreated(k, secret) };
 }
 
-/** DELETE: an admin revokes any key of the organization, a member the keys it created (guess); unknown → 404. */
+/**
+ * DELETE: an admin (or an organization key of the organization) revokes any key of the organization (docs: "Organization
+ * API keys can be revoked by organization admins"; the matrix: an organization key may revoke them), a member the keys
+ * it created (guess); unknown → 404.
+ */
 function revoke(ctx: RequestContext): Reply {
   const { orgId, role } = membership(ctx);
   const k = keyToRevoke(ctx, (key) => key.orgId === orgId);
@@ -60,7 +74,8 @@ function revoke(ctx: RequestContext): Reply {
 
 /**
  * Organization API keys (OpenAPI: listOrgApiKeys, createOrgApiKey, revokeOrgApiKey), for members using a personal key
- * (access.ts refuses organization and project-scoped keys here). A project-scoped key can use only its project.
+ * and for the organization's own keys, which list and revoke but do not create (access.ts refuses that, and any use of
+ * a project-scoped key here).
  */
 export const orgApiKeyRoutes: Route[] = [
   { method: "GET", pattern: "/organizations/:org_id/api_keys", handler: list },

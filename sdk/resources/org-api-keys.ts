@@ -3,9 +3,10 @@ import { OrgApiKey, OrgApiKeyCreated, OrgApiKeyCreateRequest, OrgApiKeyList, Org
 import { ClientContext, seg } from "./context";
 
 /**
- * Typed calls of `/organizations/{org_id}/api_keys`, made with a member's personal key (the service refuses
- * organization and project-scoped keys there). As for personal keys, a create is never resent after an unknown
- * outcome: a second secret nobody saw.
+ * Typed calls of `/organizations/{org_id}/api_keys`. A member's personal key may make all three; an organization key
+ * of the organization may list and revoke, not create (Neon docs, Manage organizations using the API: Matrix of
+ * operations and key types); a project-scoped key none. As for personal keys, a create is never resent after an
+ * unknown outcome: a second secret nobody saw.
  */
 export class OrgApiKeysApi {
   constructor(private readonly ctx: ClientContext) {}

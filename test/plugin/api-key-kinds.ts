@@ -44,9 +44,15 @@ export const ORGANIZATION: KeyKind = {
   name: "organization",
   scope: (orgs) => ({ orgId: orgs.orgA }),
   otherScope: (orgs) => ({ orgId: orgs.orgB }),
+  // Neon docs, Manage organizations using the API (Matrix of operations and key types): an organization key lists and
+  // revokes the organization's keys, and cannot create one. (That the refusal is a 403 is the emulator's guess.)
   reaches: (orgs) => ({
-    allowed: ["GET /projects", ...orgs.projects.map((p) => `GET /projects/${p}/endpoints`)],
-    refused: ["GET /api_keys", `GET /organizations/${orgs.orgA}/api_keys`],
+    allowed: [
+      "GET /projects",
+      ...orgs.projects.map((p) => `GET /projects/${p}/endpoints`),
+      `GET /organizations/${orgs.orgA}/api_keys`,
+    ],
+    refused: ["GET /api_keys", `POST /organizations/${orgs.orgA}/api_keys`],
   }),
 };
 
@@ -233,6 +239,29 @@ export function describeKeyKind(kind: KeyKind): void {
       expect(others).toHaveLength(2); // the bystander and the key whose response was lost: neither revoked
       const warning = result.warnings.find((w) => w.includes("may hold an unused key"));
       for (const key of others) expect(warning).toContain(String(key.id));
+    });
+
+    // Issue 11 item 9: when every attempt lost its response, the step failed with only "the outcome of POST … is
+    // unknown", although the service held a key of each attempt whose secret nobody saw.
+    it("every create attempt loses its response: the error names the keys they made, and none is revoked", async () => {
+      const oldId = keyId();
+      const since = Date.now();
+      keyName = "all-lost";
+      const path = keysPath(scope);
+      world.emulator.faults.add({ method: "POST", path: new RegExp(`^${path}$`), kind: "ambiguous", times: 3 });
+      const result = await run("up");
+      world.emulator.faults.clear();
+      keyName = "shared-name";
+      expect(writes(result)).toEqual([`POST ${path}`, `POST ${path}`, `POST ${path}`]);
+      const made = (await service(world, scope).list()).filter((k) => k.name === "all-lost");
+      expect(made.map((k) => Date.parse(k.created_at) >= since - 1000)).toEqual([true, true, true]);
+      const message = result.error?.message ?? "";
+      expect(message).toContain(`the outcome of POST ${path} is unknown`);
+      expect(message).toContain("Every attempt of this create lost its response");
+      for (const key of made) expect(message).toContain(String(key.id));
+      expect(message).toContain("None was revoked");
+      expect(keyId()).toBe(oldId); // the key in state is kept, and still works
+      expect(await status(outputs(stack).key, probe(scope))).toBe(200);
     });
 
     it("destroy of a key already revoked outside Pulumi is fine: the revoke answers 404, the key leaves state", async () => {

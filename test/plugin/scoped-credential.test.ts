@@ -1,8 +1,9 @@
 /**
  * A CI pipeline holding a project-scoped key (`neon:apiKey` set to it) manages the Compute resources of its project:
  * create, update and destroy send requests under `/projects/{its project}` only. Whatever lies outside that project
- * fails with an error that says why (the key's scope), not only "403": a Compute of another project, and getProjects
- * (a scoped key cannot list projects).
+ * fails with an error that says why (the key's scope), not only "403": a Compute of another project (also when the
+ * service answers 404, whose status for a key used outside its scope no source gives), and getProjects (a scoped key
+ * cannot list projects).
  */
 import { Compute, getProjects } from "../../provider";
 import { LocalStack } from "../../testing";
@@ -79,6 +80,33 @@ describe("a project-scoped key as the provider's credential", () => {
     expect(messages.join("\n")).toContain("HTTP 403");
     expect(messages.join("\n")).toContain("A project-scoped API key can use only its own project");
     expect(messages.join("\n")).not.toContain(scopedKey);
+  });
+
+  // No source gives the status of a request outside a key's scope: the emulator's 403 is a guess. A service that
+  // answers 404 instead (as for a project that does not exist) must still get advice, not a bare "project not found".
+  it("a Compute of another project answered 404 instead of 403 (scripted) still says what the 404 may mean", async () => {
+    const other = orgs.projects[1];
+    world.emulator.replies.rewriteNext({
+      path: `/projects/${other}/`,
+      times: 20,
+      rewrite: (reply) =>
+        reply.status === 403
+          ? { status: 404, body: { ...(reply.body as object), message: "project not found" } }
+          : reply,
+    });
+    elsewhere = true;
+    const result = await stack.up({ skipPreview: true });
+    elsewhere = false;
+    world.emulator.replies.clear();
+    expect(result.error).toBeDefined();
+    const refused = requests(result).filter((r) => r.path.startsWith(`/projects/${other}/`));
+    expect(refused.map((r) => r.status)).toEqual([404]);
+    const messages = [...result.steps.map((s) => s.error ?? ""), ...result.diagnostics.map((d) => d.message)];
+    const text = messages.join("\n");
+    expect(text).toContain("HTTP 404: project not found");
+    expect(text).toContain("a project-scoped key outside its own project may be refused with 404 rather than 403");
+    expect(text).toContain(`use a key that reaches project ${other}`);
+    expect(text).not.toContain(scopedKey);
   });
 
   it("getProjects with the scoped key fails with an error that names the scope", async () => {
