@@ -94,6 +94,16 @@ describe("planComputeChange", () => {
     expect(planComputeChange(withTrigger, { ...declared, restartTriggers: ["v1"] }).changes).toBe(false);
   });
 
+  it("restarts nothing for a new trigger on a compute the update disables (disabling suspends it)", () => {
+    const withTrigger = { ...olds, restartTriggers: ["v1"] };
+    const news = { ...declared, restartTriggers: ["v2"], disabled: true };
+    expect(planComputeChange(withTrigger, news)).toMatchObject({
+      patch: ["disabled"],
+      drops: ["disabled"],
+      restartByTrigger: false,
+    });
+  });
+
   it("treats a value unknown during preview as a change of its kind", () => {
     expect(planComputeChange(olds, { ...declared, projectId: UNKNOWN }).replaces).toEqual(["projectId"]);
     expect(planComputeChange(olds, { ...declared, branchId: UNKNOWN }).patch).toEqual(["branchId"]);

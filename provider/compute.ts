@@ -51,7 +51,10 @@ export interface ComputeArgs {
   name?: pulumi.Input<string>;
   /** Region; must equal the project's. Changing it replaces the compute. */
   regionId?: pulumi.Input<string>;
-  /** Any values: when they change, the compute is restarted through the restart API (nothing else changes). */
+  /**
+   * Any values: when they change, the compute is restarted through the restart API (nothing else changes); not when
+   * it is idle or the same update disables it (nothing runs), nor twice when the update's PATCH restarted it.
+   */
   restartTriggers?: pulumi.Input<unknown[]>;
   /** Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). */
   adoptId?: pulumi.Input<string>;

@@ -133,6 +133,31 @@ describe("Compute through the local engine", () => {
     expect((await stack.up()).requests).toEqual([]);
   });
 
+  it("disabling a running compute with a new trigger sends the PATCH and no restart (nothing runs once disabled)", async () => {
+    let args: Partial<ComputeArgs> = { restartTriggers: ["a"] };
+    const own = world.stack(() => ({
+      id: new Compute("off", {
+        projectId: world.projectId,
+        branchId: world.branches.staging,
+        type: "read_only",
+        ...args,
+      }).id,
+    }));
+    ok(await own.up({ skipPreview: true }));
+    const id = String(outputs(own).id);
+    expect((await world.api.endpoints.get(world.projectId, id)).current_state).toBe("active");
+    args = { restartTriggers: ["b"], disabled: true };
+    const up = ok(await own.up());
+    expect(requests(up).filter((r) => r.path.endsWith("/restart"))).toEqual([]);
+    expect(writes(up)).toEqual([`PATCH ${path(id)}`]);
+    expect(up.preview?.diagnostics.map((d) => d.message)).toContainEqual(
+      `Compute "off" (${id}) will restart if it is running: disabled; its open connections will drop.`,
+    );
+    expect(await world.api.endpoints.get(world.projectId, id)).toMatchObject({ disabled: true, current_state: "idle" });
+    expect((await own.up()).requests).toEqual([]);
+    ok(await own.destroy());
+  });
+
   it("a type change replaces the compute, creating the new one before deleting the old", async () => {
     const oldReplica = String(outputs(stack).replica);
     replica = { type: "read_write", branchId: world.branches.dev };
