@@ -104,6 +104,12 @@ describe("planComputeChange", () => {
     });
   });
 
+  it("records a removed adoptId (a change that sends nothing), so that Delete stops keeping the compute", () => {
+    const adopted = { ...olds, adoptId: "ep-cool-1" };
+    expect(planComputeChange(adopted, declared)).toMatchObject({ changes: true, replaces: [], patch: [] });
+    expect(planComputeChange(adopted, { ...declared, adoptId: "ep-cool-1" }).changes).toBe(false);
+  });
+
   it("treats a value unknown during preview as a change of its kind", () => {
     expect(planComputeChange(olds, { ...declared, projectId: UNKNOWN }).replaces).toEqual(["projectId"]);
     expect(planComputeChange(olds, { ...declared, branchId: UNKNOWN }).patch).toEqual(["branchId"]);

@@ -69,6 +69,12 @@ export const COMPUTE_DIFF_RULES: Record<string, DiffRule> = {
   adoptId: { effect: "record" },
 };
 
+/**
+ * Properties whose removal from the program is a change: removed restart triggers are recorded; a removed `adoptId`
+ * must leave the state, or Delete would keep treating the compute as adopted and never delete it (compute-adopt.ts).
+ */
+const REMOVAL_CHANGES = ["restartTriggers", "adoptId"];
+
 /** The service's value for a property the user may leave out, where leaving it out means that value. */
 const DEFAULTS: Record<string, unknown> = { type: "read_write" };
 
@@ -129,7 +135,7 @@ function restartsOnTrigger(news: Record<string, unknown>): boolean {
 
 function differs(property: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   const wanted = news[property] ?? DEFAULTS[property];
-  if (wanted === undefined) return property === "restartTriggers" && olds[property] !== undefined;
+  if (wanted === undefined) return REMOVAL_CHANGES.includes(property) && olds[property] !== undefined;
   if (isUnknown(wanted)) return true;
   if (overriddenAsAsked(property, olds, wanted)) return false;
   return !sameValue(property, olds[property], wanted);

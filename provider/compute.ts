@@ -56,7 +56,13 @@ export interface ComputeArgs {
    * it is idle or the same update disables it (nothing runs), nor twice when the update's PATCH restarted it.
    */
   restartTriggers?: pulumi.Input<unknown[]>;
-  /** Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). */
+  /**
+   * Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts
+   * at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a
+   * compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a
+   * `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the
+   * resource leaves it on the service, with a warning.
+   */
   adoptId?: pulumi.Input<string>;
 }
 
