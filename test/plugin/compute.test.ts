@@ -193,6 +193,39 @@ describe("Compute through the local engine", () => {
     expect((await stack.up()).requests).toEqual([]);
   });
 
+  it("a pgSettings change: the preview warns the compute may restart; a refresh that finds one never warns", async () => {
+    // Issue 11, item 4: the "may drop" warning, through the engine (the unit test sees only connectionWarning).
+    let args: Partial<ComputeArgs> = {};
+    const own = world.stack(() => ({
+      id: new Compute("tuned", {
+        projectId: world.projectId,
+        branchId: world.branches.main,
+        type: "read_only",
+        ...args,
+      }).id,
+    }));
+    ok(await own.up({ skipPreview: true }));
+    const id = String(outputs(own).id);
+    const mayRestart =
+      `Compute "tuned" (${id}) may restart if it is running: pgSettings changes (Postgres applies many settings only ` +
+      `at a restart; the service does not document which); its open connections may drop.`;
+    args = { pgSettings: { work_mem: "65536" } };
+    const preview = ok(await own.preview());
+    expect(preview.warnings).toContainEqual(mayRestart);
+    expect(writes(ok(await own.up({ skipPreview: true })))).toEqual([`PATCH ${path(id)}`]);
+    await world.api.endpoints.update(world.projectId, id, {
+      endpoint: { settings: { pg_settings: { work_mem: "131072" } } },
+    } as never);
+    const refresh = ok(await own.refresh());
+    expect(refresh.steps.find((s) => s.name === "tuned")).toMatchObject({ op: "refresh", found: "update" });
+    expect(refresh.warnings).toEqual([]);
+    expect(refresh.preview?.diagnostics.filter((d) => d.severity === "warning")).toEqual([]);
+    const back = ok(await own.up());
+    expect(back.preview?.diagnostics.map((d) => d.message)).toContainEqual(mayRestart);
+    expect(writes(back)).toEqual([`PATCH ${path(id)}`]);
+    ok(await own.destroy());
+  });
+
   it("refresh drops a compute deleted outside Pulumi, and the next up creates it again", async () => {
     await world.api.endpoints.delete(world.projectId, String(outputs(stack).replica));
     ok(await stack.refresh());
