@@ -19,6 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => world.stop());
 
+/** The messages of the preview an `up` ran first. */
+const previewText = (up: { preview?: { diagnostics: { message: string }[] } }) =>
+  (up.preview?.diagnostics ?? []).map((d) => d.message).join("\n");
+
 function adopting(args: Partial<ComputeArgs>) {
   const declared = { args: { adoptId: primaryId, ...args } as Partial<ComputeArgs> };
   const stack = world.stack(() => ({
@@ -57,7 +61,10 @@ describe("adoptId", () => {
     expect(writes(up)).toEqual([`PATCH /projects/${world.projectId}/endpoints/${primaryId}`]);
     const again = ok(await stack.up());
     expect(again.requests).toEqual([]);
-    expect(again.preview?.diagnostics.map((d) => d.message).join("\n")).toContain("adoptId only acts on the first up");
+    expect(previewText(again)).toContain(
+      `adoptId only acts on the first up; remove it from the program (the next up records that and sends nothing). ` +
+        `While it stays, Pulumi never deletes compute ${primaryId}`,
+    );
 
     // With adoptId still in the program, a replacement adopts the same compute again (it keeps its tagged name: no
     // PATCH), and the replaced resource's delete leaves it: the primary is neither lost nor refused.
@@ -118,10 +125,6 @@ async function adoptedReader(): Promise<{ stack: LocalStack; declared: Reader; i
 
 const readerIds = (stack: LocalStack) =>
   stack.state.resources.filter((r) => r.urn.endsWith("::reader")).map((r) => r.id);
-
-/** The messages of the preview an `up` ran first. */
-const previewText = (up: { preview?: { diagnostics: { message: string }[] } }) =>
-  (up.preview?.diagnostics ?? []).map((d) => d.message).join("\n");
 
 async function exists(id: string): Promise<boolean> {
   return (await world.api.endpoints.list(world.projectId)).some((c) => c.id === id);
