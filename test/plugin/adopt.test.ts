@@ -164,6 +164,23 @@ describe("an adopted compute is never deleted while the state's adoptId names it
     await releaseAndDestroy(stack, declared, id);
   });
 
+  it("an adopted primary replaced with deleteBeforeReplace: the delete leaves it, and the create adopts it again", async () => {
+    const stack = world.stack(() => ({
+      id: new Compute(
+        "primary",
+        { projectId: world.projectId, branchId: world.branches.main, adoptId: primaryId },
+        { deleteBeforeReplace: true },
+      ).id,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const up = ok(await stack.up({ replace: ["primary"] }));
+    expect(ops(up)).toEqual(["create-replacement primary", "delete-replaced primary", "replace primary"]);
+    expect(writes(up)).toEqual([]);
+    expect(up.warnings.join("\n")).toContain(`Compute "primary" (${primaryId}) was not deleted: it was adopted`);
+    expect(outputs(stack).id).toBe(primaryId);
+    expect((await world.api.endpoints.get(world.projectId, primaryId)).type).toBe("read_write");
+  });
+
   it("a destroy with adoptId still set leaves the compute and says how to delete it", async () => {
     const { stack, id } = await adoptedReader();
     const destroyed = ok(await stack.destroy());
