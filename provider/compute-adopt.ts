@@ -3,12 +3,18 @@
  *
  * - Adoption reads the compute, refuses what cannot change in place, and PATCHes what differs from the program; a
  *   compute the program does not name gets this resource's tagged name, like the computes it creates.
- * - A compute that already carries this resource's tag is never adopted again: a replacement (`pulumi up --replace`,
- *   a `replacementTrigger`, a new parent) calls Create while the compute it replaces exists, and with `adoptId`
- *   still in the program it would adopt that compute, which Pulumi then deletes.
- * - The preview says beforehand what adopting may do to a running compute, and that `adoptId` only acts once.
+ * - **Pulumi never deletes a compute that the state's `adoptId` names.** With `adoptId` still in the program, a
+ *   replacement (`pulumi up --replace`, a `replacementTrigger`, a new parent without an alias) calls Create while the
+ *   compute exists, and Create adopts that same compute again: it cannot tell a first adoption from a re-adoption (a
+ *   compute has no tags, and a declared name is the user's), and neither Create nor the replacement's Check gets the
+ *   old state. So the Delete of the replaced resource leaves the compute; Delete cannot tell a replacement from a
+ *   destroy, so a destroy leaves it too, and says how to delete it: remove `adoptId` (an update that sends nothing
+ *   records that), then remove the resource. Leaving a compute is a nuisance; deleting the one the state holds is a
+ *   loss (api.md, "Ambiguous writes").
+ * - The preview says beforehand what adopting may do to a running compute, that `adoptId` only acts once, and that
+ *   a replaced or destroyed adopted compute stays on the service.
  */
-import { planComputeChange } from "./compute-diff";
+import { ComputePlan, planComputeChange } from "./compute-diff";
 import { ApiEndpoint, toOutputs } from "./compute-mapping";
 import { attemptName, carriesOwnerTag } from "./compute-owner";
 import { patchCompute } from "./compute-patch";
@@ -17,17 +23,10 @@ import { client } from "./runtime";
 
 type Props = Record<string, unknown>;
 
-/** Takes the compute `inputs.adoptId` under management. */
+/** Takes the compute `inputs.adoptId` under management (again, for a replacement: see the module's doc). */
 export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
   const projectId = String(inputs.projectId);
   const existing = await getForAdoption(projectId, String(inputs.adoptId));
-  if (carriesOwnerTag(existing, inputs)) {
-    throw new Error(
-      `adoptId: compute ${existing.id} already belongs to this resource (it was adopted or created by it). A ` +
-        `replacement cannot adopt it again: Pulumi would delete it right after. Remove adoptId from the program, and ` +
-        `the replacement creates a new compute.`,
-    );
-  }
   const current = toOutputs(existing, inputs);
   const plan = planComputeChange(current, inputs);
   if (plan.replaces.length > 0) {
@@ -37,8 +36,10 @@ export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
         `declares another value (these cannot change in place)`,
     );
   }
-  const named = inputs.name === undefined ? { ...inputs, name: attemptName(inputs) } : inputs;
-  const patch = inputs.name === undefined ? [...plan.patch, "name"] : plan.patch;
+  // A compute this resource already named (a re-adoption) keeps its name.
+  const rename = inputs.name === undefined && !carriesOwnerTag(existing, inputs);
+  const named = rename ? { ...inputs, name: attemptName(inputs) } : inputs;
+  const patch = rename ? [...plan.patch, "name"] : plan.patch;
   return patch.length > 0 ? (await patchCompute(projectId, existing.id, named, patch)).endpoint : existing;
 }
 
@@ -53,6 +54,8 @@ async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoin
   }
 }
 
+const REPLACEMENTS = "pulumi up --replace, a replacementTrigger, a new parent";
+
 /** What Check says about `adoptId` (olds empty: a create or a replacement; else an existing resource). */
 export function adoptionWarnings(olds: Props, news: Props): string[] {
   if (typeof news.adoptId !== "string") return [];
@@ -61,12 +64,62 @@ export function adoptionWarnings(olds: Props, news: Props): string[] {
     return [
       `${label} adopts ${news.adoptId}: where its sizes, branch, provisioner or Postgres settings differ from the ` +
         `program's, adopting PATCHes them, and a running compute restarts (its open connections drop)` +
-        (news.name === undefined ? `; it is renamed pulumi-${String(news.ownerTag)}-… (set name to keep another)` : ""),
+        (news.name === undefined
+          ? `; it is renamed pulumi-${String(news.ownerTag)}-… (set name to keep another)`
+          : "") +
+        `. If this resource already holds ${news.adoptId} (a replacement: ${REPLACEMENTS}), it adopts it again, and ` +
+        `the replaced resource leaves it on the service: Pulumi never deletes a compute that adoptId names.`,
     ];
   }
-  if (olds.adoptId !== news.adoptId) return [];
+  if (olds.adoptId !== news.adoptId) {
+    return [
+      `${label}: adoptId acts only when the resource is created, and this resource has its compute already: ` +
+        `${news.adoptId} is recorded but not adopted now (a replacement would adopt it instead of making a compute).`,
+    ];
+  }
   return [
-    `${label}: adoptId only acts on the first up; remove it from the program. While it stays, a replacement of ` +
-      `this resource would try to adopt the compute it replaces (and refuses to when it can tell).`,
+    `${label}: adoptId only acts on the first up; remove it from the program (the next up records that and sends ` +
+      `nothing). While it stays, Pulumi never deletes compute ${news.adoptId}: a replacement (${REPLACEMENTS}) adopts ` +
+      `it again, and pulumi destroy or removing the resource leaves it on the service.`,
   ];
+}
+
+/**
+ * Why Delete leaves the compute `id` on the service, or undefined to delete it: its outputs still record `adoptId`
+ * naming it, so a replacement may hold it now (see the module's doc).
+ */
+export function keptOnDelete(id: string, props: Props): string | undefined {
+  if (props.adoptId !== id) return undefined;
+  return (
+    `${labelOf(id, props)} was not deleted: it was adopted, and its state still records adoptId ${id}. While ` +
+    `adoptId stays in the program, a replacement of the resource (${REPLACEMENTS}) adopts this same compute ` +
+    `again, so Pulumi never deletes it: if a replacement just took it, it is managed as before. To delete it: ` +
+    `remove adoptId from the program and run pulumi up (it sends nothing), then remove the resource or run pulumi ` +
+    `destroy; or delete it in the Neon console.`
+  );
+}
+
+/**
+ * The preview's warning for a replacement (by the diff) of an adopted compute: the original is not deleted, and while
+ * `adoptId` still names it the replacement cannot be made (adoption refuses what cannot change in place).
+ */
+export function adoptedReplaceWarning(id: string, olds: Props, news: Props, plan: ComputePlan): string | undefined {
+  if (plan.replaces.length === 0 || olds.adoptId !== id) return undefined;
+  const changed = plan.replaces.join(", ");
+  if (news.adoptId === id) {
+    return (
+      `${labelOf(id, olds)} cannot be replaced (${changed} changed) while adoptId names it: the replacement would ` +
+      `adopt it again, and adopting refuses what cannot change in place. Remove adoptId and run pulumi up first (it ` +
+      `sends nothing); then this change makes a new compute and deletes ${id}.`
+    );
+  }
+  return (
+    `${labelOf(id, olds)} is replaced (${changed} changed) by a new compute, and ${id} stays on the service: its ` +
+    `state still records adoptId, so Pulumi does not delete it. Delete it in the Neon console afterwards, or remove ` +
+    `adoptId in an up of its own before this change.`
+  );
+}
+
+function labelOf(id: string, props: Props): string {
+  return props.resourceName ? `Compute "${String(props.resourceName)}" (${id})` : `Compute ${id}`;
 }

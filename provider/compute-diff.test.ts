@@ -94,6 +94,22 @@ describe("planComputeChange", () => {
     expect(planComputeChange(withTrigger, { ...declared, restartTriggers: ["v1"] }).changes).toBe(false);
   });
 
+  it("restarts nothing for a new trigger on a compute the update disables (disabling suspends it)", () => {
+    const withTrigger = { ...olds, restartTriggers: ["v1"] };
+    const news = { ...declared, restartTriggers: ["v2"], disabled: true };
+    expect(planComputeChange(withTrigger, news)).toMatchObject({
+      patch: ["disabled"],
+      drops: ["disabled"],
+      restartByTrigger: false,
+    });
+  });
+
+  it("records a removed adoptId (a change that sends nothing), so that Delete stops keeping the compute", () => {
+    const adopted = { ...olds, adoptId: "ep-cool-1" };
+    expect(planComputeChange(adopted, declared)).toMatchObject({ changes: true, replaces: [], patch: [] });
+    expect(planComputeChange(adopted, { ...declared, adoptId: "ep-cool-1" }).changes).toBe(false);
+  });
+
   it("treats a value unknown during preview as a change of its kind", () => {
     expect(planComputeChange(olds, { ...declared, projectId: UNKNOWN }).replaces).toEqual(["projectId"]);
     expect(planComputeChange(olds, { ...declared, branchId: UNKNOWN }).patch).toEqual(["branchId"]);

@@ -69,6 +69,12 @@ export const COMPUTE_DIFF_RULES: Record<string, DiffRule> = {
   adoptId: { effect: "record" },
 };
 
+/**
+ * Properties whose removal from the program is a change: removed restart triggers are recorded; a removed `adoptId`
+ * must leave the state, or Delete would keep treating the compute as adopted and never delete it (compute-adopt.ts).
+ */
+const REMOVAL_CHANGES = ["restartTriggers", "adoptId"];
+
 /** The service's value for a property the user may leave out, where leaving it out means that value. */
 const DEFAULTS: Record<string, unknown> = { type: "read_write" };
 
@@ -84,7 +90,10 @@ export interface ComputePlan {
   /** Changed properties whose change drops a running compute's connections, or may. */
   drops: string[];
   mayDrop: string[];
-  /** True when restartTriggers changed: the compute is restarted, unless the PATCH already restarted it. */
+  /**
+   * True when restartTriggers changed and the compute stays enabled: it is restarted, unless the PATCH already
+   * restarted it. A compute the update leaves disabled runs nothing, so nothing is restarted.
+   */
   restartByTrigger: boolean;
 }
 
@@ -104,20 +113,29 @@ export function planComputeChange(olds: Record<string, unknown>, news: Record<st
     patch,
     drops: where((rule, p) => rule.connections === "drop" && dropsNow(p, news)),
     mayDrop: where((rule) => rule.connections === "may-drop"),
-    restartByTrigger: changed.includes("restartTriggers") && news.restartTriggers !== undefined,
+    restartByTrigger: changed.includes("restartTriggers") && restartsOnTrigger(news),
   };
 }
 
-/** Disabling drops connections, enabling does not; removing restart triggers restarts nothing. */
+/** Disabling drops connections, enabling does not; a trigger restarts only what stays enabled. */
 function dropsNow(property: string, news: Record<string, unknown>): boolean {
   if (property === "disabled") return news.disabled === true;
-  if (property === "restartTriggers") return news.restartTriggers !== undefined;
+  if (property === "restartTriggers") return restartsOnTrigger(news);
   return true;
+}
+
+/**
+ * A new trigger value restarts the compute, unless the triggers were removed or the compute is (or is being)
+ * disabled: disabling suspends it, and the PATCH's answer still saying `active` must not make the update restart
+ * (wake) the compute it has just disabled.
+ */
+function restartsOnTrigger(news: Record<string, unknown>): boolean {
+  return news.restartTriggers !== undefined && news.disabled !== true;
 }
 
 function differs(property: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   const wanted = news[property] ?? DEFAULTS[property];
-  if (wanted === undefined) return property === "restartTriggers" && olds[property] !== undefined;
+  if (wanted === undefined) return REMOVAL_CHANGES.includes(property) && olds[property] !== undefined;
   if (isUnknown(wanted)) return true;
   if (overriddenAsAsked(property, olds, wanted)) return false;
   return !sameValue(property, olds[property], wanted);

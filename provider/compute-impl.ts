@@ -9,7 +9,7 @@ import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./compute
 import { createCompute } from "./compute-create";
 import { MoveNotMade } from "./compute-patch";
 import { outputsAfter, updateCompute } from "./compute-update";
-import { adoptCompute, adoptionWarnings } from "./compute-adopt";
+import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./compute-adopt";
 import { warn } from "./diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "./errors";
 import { Situation, withHints } from "./hints";
@@ -49,11 +49,14 @@ function deprecationWarnings(news: Props): string[] {
   ];
 }
 
-/** Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop. */
+/**
+ * Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop, and when
+ * a replaced compute is an adopted one (Delete leaves it).
+ */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planComputeChange(olds, news);
-  const warning = connectionWarning(id, olds, news, plan);
-  if (warning && checked.has(stableJson(news))) warn(warning);
+  const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
+  if (checked.has(stableJson(news))) for (const warning of warnings) if (warning) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
 }
 
@@ -100,8 +103,15 @@ export const update = withHints(
 /**
  * Deletes and waits; a compute already gone is fine. A delete whose outcome is unknown is read back by the client
  * (gone → done) and only then sent again, a few times, so that a run of lost responses does not fail the step.
+ * A compute the state's `adoptId` names is left on the service, with a warning (compute-adopt.ts: a replacement
+ * may hold it now).
  */
 export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
+  const kept = keptOnDelete(id, props);
+  if (kept) {
+    warn(kept);
+    return;
+  }
   const projectId = String(props.projectId);
   try {
     let found = true;

@@ -97,6 +97,19 @@ export function toOutputs(endpoint: ApiEndpoint, inputs: Props): Props {
   return outputs;
 }
 
+/**
+ * The outputs of an update that sends nothing (only carried inputs changed: a removed `adoptId` or restart trigger, a
+ * new resource name): the compute as last read, with the carried inputs and `declared` taken from the new inputs.
+ */
+export function recordedOutputs(olds: Props, news: Props): Props {
+  const outputs: Props = { ...olds, declared: declaredOf(news) };
+  for (const name of CARRIED_INPUTS) {
+    if (news[name] === undefined) delete outputs[name];
+    else outputs[name] = news[name];
+  }
+  return outputs;
+}
+
 /** The inputs the program set, as recorded in `declared`. */
 export function declaredOf(inputs: Props): string[] {
   return Object.keys(inputs)

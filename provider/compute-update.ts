@@ -10,7 +10,7 @@
  */
 import type { Operation } from "../sdk";
 import { planComputeChange } from "./compute-diff";
-import { ApiEndpoint, declaredOf, toOutputs } from "./compute-mapping";
+import { ApiEndpoint, declaredOf, recordedOutputs, toOutputs } from "./compute-mapping";
 import { patchCompute } from "./compute-patch";
 import { warn } from "./diagnostics";
 import { errorKind } from "./errors";
@@ -22,6 +22,8 @@ type Overrides = Record<string, { requested: unknown; service: unknown }>;
 /** Applies `news` to the compute whose outputs are `olds`; returns the new outputs. */
 export async function updateCompute(id: string, olds: Props, news: Props): Promise<Props> {
   const plan = planComputeChange(olds, news);
+  // Only the provider's records changed (a removed adoptId, say): nothing to send, nothing to read.
+  if (plan.changes && plan.patch.length === 0 && !plan.restartByTrigger) return recordedOutputs(olds, news);
   const projectId = String(olds.projectId);
   let endpoint: ApiEndpoint | undefined;
   let operations: readonly Operation[] = [];

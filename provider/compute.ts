@@ -51,9 +51,18 @@ export interface ComputeArgs {
   name?: pulumi.Input<string>;
   /** Region; must equal the project's. Changing it replaces the compute. */
   regionId?: pulumi.Input<string>;
-  /** Any values: when they change, the compute is restarted through the restart API (nothing else changes). */
+  /**
+   * Any values: when they change, the compute is restarted through the restart API (nothing else changes); not when
+   * it is idle or the same update disables it (nothing runs), nor twice when the update's PATCH restarted it.
+   */
   restartTriggers?: pulumi.Input<unknown[]>;
-  /** Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). */
+  /**
+   * Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts
+   * at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a
+   * compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a
+   * `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the
+   * resource leaves it on the service, with a warning.
+   */
   adoptId?: pulumi.Input<string>;
 }
 

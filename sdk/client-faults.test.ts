@@ -101,6 +101,18 @@ describe("writes retry only where the service certainly did not act", () => {
     ).toEqual([429, 201]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
+  it("with its default policy, waits at least 1 s after a 429 without Retry-After (issue 11, item 10)", async () => {
+    // No `retry` option: the defaults under test. Zero jitter, so the wait is the floor alone (without it, ~0 ms).
+    const defaults = new NeonClient({ apiKey: emu.apiKey, apiUrl: emu.baseUrl, random: () => 0, rateLimit: false });
+    const gets = seen(emu, "GET", endpointsPath()).length;
+    emu.faults.add({ method: "GET", path: endpointsPath(), kind: "429", times: 1 });
+    const started = Date.now();
+    await defaults.endpoints.list(projectId);
+    const elapsed = Date.now() - started;
+    const sent = seen(emu, "GET", endpointsPath()).slice(gets);
+    expect(sent.map((r) => r.status)).toEqual([429, 200]);
+    expect(elapsed).toBeGreaterThanOrEqual(1_000);
+  });
 });
 
 describe("a write whose outcome is unknown is ambiguous and never resent", () => {

@@ -1,8 +1,12 @@
 /**
- * Adopting an existing compute by id (Pulumi's `import` cannot reach a dynamic provider), through the local engine.
+ * Adopting an existing compute by id (Pulumi's `import` cannot reach a dynamic provider), through the local engine;
+ * and the rule that keeps an adopted compute: Pulumi never deletes a compute that the state's adoptId names, since a
+ * replacement adopts that same compute again while adoptId stays in the program.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { Compute, ComputeArgs } from "../../provider";
-import { neonWorld, NeonWorld, ok, outputs, writes } from "./world";
+import { LocalStack } from "../../testing";
+import { neonWorld, NeonWorld, ok, ops, outputs, writes } from "./world";
 
 let world: NeonWorld;
 let primaryId: string;
@@ -14,6 +18,10 @@ beforeAll(async () => {
   )!.id;
 });
 afterAll(() => world.stop());
+
+/** The messages of the preview an `up` ran first. */
+const previewText = (up: { preview?: { diagnostics: { message: string }[] } }) =>
+  (up.preview?.diagnostics ?? []).map((d) => d.message).join("\n");
 
 function adopting(args: Partial<ComputeArgs>) {
   const declared = { args: { adoptId: primaryId, ...args } as Partial<ComputeArgs> };
@@ -53,15 +61,154 @@ describe("adoptId", () => {
     expect(writes(up)).toEqual([`PATCH /projects/${world.projectId}/endpoints/${primaryId}`]);
     const again = ok(await stack.up());
     expect(again.requests).toEqual([]);
-    expect(again.preview?.diagnostics.map((d) => d.message).join("\n")).toContain("adoptId only acts on the first up");
+    expect(previewText(again)).toContain(
+      `adoptId only acts on the first up; remove it from the program (the next up records that and sends nothing). ` +
+        `While it stays, Pulumi never deletes compute ${primaryId}`,
+    );
 
-    // With adoptId still in the program, a replacement would adopt the compute it replaces: it refuses instead.
-    const replaced = await stack.up({ replace: ["main"] });
-    expect(replaced.error?.message).toContain(`adoptId: compute ${primaryId} already belongs to this resource`);
+    // With adoptId still in the program, a replacement adopts the same compute again (it keeps its tagged name: no
+    // PATCH), and the replaced resource's delete leaves it: the primary is neither lost nor refused.
+    const replaced = ok(await stack.up({ replace: ["main"] }));
+    expect(writes(replaced)).toEqual([]);
+    expect(outputs(stack).id).toBe(primaryId);
+    expect(replaced.warnings.join("\n")).toContain(`Compute "main" (${primaryId}) was not deleted: it was adopted`);
     expect((await world.api.endpoints.get(world.projectId, primaryId)).id).toBe(primaryId);
 
-    // Removing adoptId changes nothing on the service.
+    // Removing adoptId is recorded by an update that sends nothing.
     delete declared.args.adoptId;
+    const removed = ok(await stack.up());
+    expect(ops(removed)).toEqual(["update main"]);
+    expect(removed.requests).toEqual([]);
+    expect(stack.state.resources.find((r) => r.urn.endsWith("::main"))?.outputs.adoptId).toBeUndefined();
     expect((await stack.up()).requests).toEqual([]);
+  });
+});
+
+class Group extends pulumi.ComponentResource {
+  constructor(name: string, opts?: pulumi.ComponentResourceOptions) {
+    super("app:index:Group", name, {}, opts);
+  }
+}
+
+interface Reader {
+  args: Partial<ComputeArgs>;
+  opts: pulumi.CustomResourceOptions;
+  parented?: boolean;
+}
+
+/**
+ * A read replica made out of band with a name of the user's, adopted by a resource that declares that name: nothing on
+ * the service tells this resource's compute from one it has not adopted yet (issue 11 review, R1).
+ */
+async function adoptedReader(): Promise<{ stack: LocalStack; declared: Reader; id: string }> {
+  const branch = world.branches.staging;
+  const { endpoint } = await world.api.endpoints.create(world.projectId, {
+    endpoint: { branch_id: branch, type: "read_only", name: "legacy-reader" },
+  });
+  const declared: Reader = {
+    args: { type: "read_only", name: "legacy-reader", adoptId: endpoint.id },
+    opts: { replacementTrigger: "v1" },
+  };
+  const stack = world.stack(() => {
+    const parent = declared.parented ? { parent: new Group("group") } : {};
+    const reader = new Compute(
+      "reader",
+      { projectId: world.projectId, branchId: branch, ...declared.args },
+      { ...declared.opts, ...parent },
+    );
+    return { id: reader.id };
+  });
+  ok(await stack.up({ skipPreview: true }));
+  expect(outputs(stack).id).toBe(endpoint.id);
+  return { stack, declared, id: endpoint.id };
+}
+
+const readerIds = (stack: LocalStack) =>
+  stack.state.resources.filter((r) => r.urn.endsWith("::reader")).map((r) => r.id);
+
+async function exists(id: string): Promise<boolean> {
+  return (await world.api.endpoints.list(world.projectId)).some((c) => c.id === id);
+}
+
+/** Removing adoptId is an update that sends nothing; after it, destroy deletes the compute. */
+async function releaseAndDestroy(stack: LocalStack, declared: Reader, id: string): Promise<void> {
+  delete declared.args.adoptId;
+  const released = ok(await stack.up());
+  expect(ops(released)).toEqual(["update reader"]);
+  expect(released.requests).toEqual([]);
+  const destroyed = ok(await stack.destroy());
+  expect(writes(destroyed)).toEqual([`DELETE /projects/${world.projectId}/endpoints/${id}`]);
+  expect(await exists(id)).toBe(false);
+}
+
+describe("an adopted compute is never deleted while the state's adoptId names it", () => {
+  it.each([
+    ["pulumi up --replace", (d: Reader) => d, { replace: ["reader"] }],
+    ["a new replacementTrigger", (d: Reader) => ({ ...d, opts: { replacementTrigger: "v2" } }), {}],
+    ["a move under a parent without an alias", (d: Reader) => ({ ...d, parented: true }), {}],
+  ])("%s adopts it again, the replaced resource leaves it, and the state points at it", async (_, change, options) => {
+    const { stack, declared, id } = await adoptedReader();
+    Object.assign(declared, change(declared));
+    const up = ok(await stack.up(options));
+    expect(ops(up).some((op) => op.startsWith("delete"))).toBe(true);
+    expect(previewText(up)).toContain(
+      `If this resource already holds ${id} (a replacement: pulumi up --replace, a replacementTrigger, a new ` +
+        `parent), it adopts it again, and the replaced resource leaves it on the service`,
+    );
+    expect(writes(up)).toEqual([]);
+    expect(up.warnings.join("\n")).toContain(
+      `Compute "reader" (${id}) was not deleted: it was adopted, and its state still records adoptId ${id}.`,
+    );
+    expect(readerIds(stack)).toEqual([id]);
+    expect(await exists(id)).toBe(true);
+    await releaseAndDestroy(stack, declared, id);
+  });
+
+  it("an adopted primary replaced with deleteBeforeReplace: the delete leaves it, and the create adopts it again", async () => {
+    const stack = world.stack(() => ({
+      id: new Compute(
+        "primary",
+        { projectId: world.projectId, branchId: world.branches.main, adoptId: primaryId },
+        { deleteBeforeReplace: true },
+      ).id,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const up = ok(await stack.up({ replace: ["primary"] }));
+    expect(ops(up)).toEqual(["create-replacement primary", "delete-replaced primary", "replace primary"]);
+    expect(writes(up)).toEqual([]);
+    expect(up.warnings.join("\n")).toContain(`Compute "primary" (${primaryId}) was not deleted: it was adopted`);
+    expect(outputs(stack).id).toBe(primaryId);
+    expect((await world.api.endpoints.get(world.projectId, primaryId)).type).toBe("read_write");
+  });
+
+  it("a destroy with adoptId still set leaves the compute and says how to delete it", async () => {
+    const { stack, id } = await adoptedReader();
+    const destroyed = ok(await stack.destroy());
+    expect(destroyed.requests).toEqual([]);
+    expect(stack.state.resources).toEqual([]);
+    expect(destroyed.warnings.join("\n")).toMatch(
+      new RegExp(`Compute "reader" \\(${id}\\) was not deleted: .* remove adoptId from the program and run pulumi up`),
+    );
+    expect(await exists(id)).toBe(true);
+    await world.api.endpoints.delete(world.projectId, id);
+  });
+
+  it("the preview of a replacing change says the adopted compute is kept, and a kept adoptId refuses it", async () => {
+    const { stack, declared, id } = await adoptedReader();
+    declared.args = { ...declared.args, type: "read_write" };
+    const refused = await stack.up();
+    expect(previewText(refused)).toContain(
+      `Compute "reader" (${id}) cannot be replaced (type changed) while adoptId names it`,
+    );
+    expect(refused.error?.message).toContain(`adoptId: compute ${id} cannot be adopted as declared`);
+    expect(readerIds(stack)).toEqual([id]);
+
+    delete declared.args.adoptId;
+    const preview = ok(await stack.preview());
+    expect(preview.warnings.join("\n")).toContain(
+      `Compute "reader" (${id}) is replaced (type changed) by a new compute, and ${id} stays on the service`,
+    );
+    declared.args = { ...declared.args, type: "read_only", adoptId: id };
+    await releaseAndDestroy(stack, declared, id);
   });
 });
