@@ -1,6 +1,6 @@
 import { projectFor } from "../access";
 import type { BranchMove } from "../behaviours";
-import { badRequest, conflict, unprocessable } from "../errors";
+import { ApiError, badRequest, conflict, unprocessable } from "../errors";
 import { defaultConfig } from "../fixture";
 import { newEndpointId } from "../ids";
 import { renderOperation } from "../operations";
@@ -122,13 +122,18 @@ function remove(ctx: RequestContext): Reply {
 
 type Step = "restart" | "start" | "suspend";
 
-/** restart / start / suspend: no body, `200 {endpoint, operations}`; restart only of an active compute. */
+/**
+ * restart / start / suspend: no body, `200 {endpoint, operations}`; restart only of an active compute; start and
+ * restart not of a disabled one. Start of an active compute and suspend of an idle one are accepted, returning their
+ * operation and leaving the state as it is (**guess**: no source says whether the service refuses them).
+ */
 const step =
   (which: Step) =>
   (ctx: RequestContext): Reply => {
     const project = projectFor(ctx.state.store, ctx.key, ctx.params.project_id);
     const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
     gate(ctx, project.id);
+    if (which !== "suspend" && e.config.disabled) throw disabledRefusal(e.id, which);
     if (which === "restart" && ctx.state.behaviours.restartRequiresActive && e.currentState !== "active") {
       throw unprocessable(
         `endpoint ${e.id} is ${e.currentState}: restart works only on an active compute; start it with ` +
@@ -137,6 +142,18 @@ const step =
     }
     return withOps(ctx, 200, e, ctx.state.lifecycle[which](e, ctx.now));
   };
+
+/**
+ * A disabled compute is not started by a request: "A disabled compute endpoint cannot be enabled by a connection or
+ * console action" (OpenAPI, EndpointUpdateRequest.disabled). The status (422, like the other refusals of an
+ * object's present state) and the wording are a **guess**.
+ */
+function disabledRefusal(id: string, which: Step): ApiError {
+  return unprocessable(
+    `endpoint ${id} is disabled: a disabled compute cannot be ${which === "start" ? "started" : "restarted"}; ` +
+      `enable it first (PATCH with endpoint.disabled false)`,
+  );
+}
 
 function list(ctx: RequestContext, branchId?: string): Reply {
   const { store, lifecycle } = ctx.state;
