@@ -118,8 +118,11 @@ export class Lifecycle {
   }
 
   /**
-   * Applies a validated update. Idle compute: apply_config (running) + suspend_compute (scheduling), stays idle.
-   * Running compute: a size/settings change or a branch move restarts it; an autosuspend change does not.
+   * Applies a validated update. Idle compute: apply_config (running) + suspend_compute (scheduling), stays idle (the
+   * spec gives this for a branch move; api.md "What restarts" for any change). Running compute: a size change
+   * restarts it (api.md), an autosuspend change does not; a settings or provisioner change and a branch move restart
+   * it too: **guesses** (the spec covers only an idle compute's move; a connection cannot continue on another
+   * branch's data, api.md "Branch move").
    */
   updated(e: EndpointRecord, next: EndpointConfig, branchId: string, now: number): OperationRecord[] {
     const restart = RESTARTING.some((k) => JSON.stringify(e.config[k]) !== JSON.stringify(next[k]));

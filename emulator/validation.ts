@@ -108,8 +108,9 @@ export function configFields(ep: Obj, prefix: string, pooler = true): Partial<En
 
 /**
  * Final min/max after merging a request into the current (or default) sizes: min ≤ max; autoscaling only
- * within 0.25..16 with max − min ≤ 8; sizes above 16 fixed (min = max). Naming only the minimum of a fixed
- * size moves both; naming only a maximum above 16 fixes the size there.
+ * within 0.25..16 with max − min ≤ 8; sizes above 16 fixed (min = max) (api.md "Sizes"). Naming only the minimum of
+ * a fixed size moves both; naming only a maximum above 16 fixes the size there: a **guess** (api.md "A lone size in
+ * PATCH": "Not documented"), which no client may rely on (the provider sends both sizes).
  */
 export function resolveSizes(
   req: { min?: number; max?: number },

@@ -97,16 +97,18 @@ function branchAfter(requested: string | undefined, current: string, rule: Branc
 }
 
 /**
- * DELETE: 204 for a compute of this project that is already deleted (404 for one that never existed); 422 on a
- * protected branch; else the compute is removed at once and, with `deleteOperations`, a running suspend_compute
- * is returned that locks the project until it ends (the official spec's example).
+ * DELETE: 204 when the project has no such compute, "Returned if the endpoint doesn't exist or has already been
+ * deleted" (OpenAPI, deleteProjectEndpoint), so a compute deleted before and an id never seen answer alike (the
+ * project itself must exist: 404 otherwise); 422 on a protected branch; else the compute is removed at once and, with
+ * `deleteOperations`, a running suspend_compute is returned that locks the project until it ends (the official
+ * spec's example).
  */
 function remove(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
   const project = projectFor(store, ctx.key, ctx.params.project_id);
-  const id = ctx.params.endpoint_id;
-  if (!store.endpoints.has(id) && store.wasDeleted(project.id, id)) return { status: 204, body: undefined };
-  const e = store.endpoint(project.id, id);
+  const found = store.endpoints.get(ctx.params.endpoint_id);
+  if (found?.projectId !== project.id) return { status: 204, body: undefined };
+  const e = found;
   const branch = store.branch(project.id, e.branchId);
   if (branch.protected) {
     throw unprocessable(
