@@ -13,7 +13,8 @@ for (let i = 1; i <= 16; i++) SIZES.add(i);
 for (let i = 18; i <= 56; i += 2) SIZES.add(i);
 
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
-const PROVISIONERS = ["k8s-pod", "k8s-neonvm"];
+/** api.md lists k8s-pod and k8s-neonvm; OpenAPI's `Provisioner` also serverless-platform. */
+const PROVISIONERS = ["k8s-pod", "k8s-neonvm", "serverless-platform"];
 const TYPES = ["read_write", "read_only"];
 
 type Obj = Record<string, unknown>;
