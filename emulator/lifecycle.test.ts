@@ -171,6 +171,47 @@ describe("compute lifecycle", () => {
     expect((await state()).current_state).toBe("active");
   });
 
+  it("a disabled compute is started neither by start or restart (422, changing nothing) nor by activity", async () => {
+    await c.patch(one(), { endpoint: { disabled: true } });
+    em.clock.advance(2_000);
+    expect((await state()).current_state).toBe("idle");
+    const opsBefore = (await c.get(`/projects/${pid}/operations`)).body.operations.length;
+    for (const which of ["start", "restart"]) {
+      const res = await c.post(`${one()}/${which}`);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        code: "",
+        message: expect.stringContaining("disabled"),
+        request_id: expect.any(String),
+      });
+    }
+    em.activity(pid, ep.id);
+    expect((await state()).current_state).toBe("idle");
+    expect((await c.get(`/projects/${pid}/operations`)).body.operations).toHaveLength(opsBefore);
+    await c.patch(one(), { endpoint: { disabled: false } });
+    em.clock.advance(2_000);
+    expect((await c.post(`${one()}/start`)).status).toBe(200);
+  });
+
+  it("a disabled compute left active (a fixture's) still autosuspends, and activity does not keep it awake", async () => {
+    const main = { name: "main", endpoints: [{ type: "read_write" as const, disabled: true }] };
+    const fixture = { accounts: [{ projects: [{ branches: [main] }] }] };
+    const other = await startEmulator({ manualClock: true, rateLimit: false, fixture });
+    const oc = new TestClient(other.baseUrl, other.apiKey);
+    try {
+      const disabled = await primaryEndpoint(oc, other.projectId);
+      expect(disabled).toMatchObject({ current_state: "active", disabled: true });
+      other.clock.advance(200_000);
+      other.activity(other.projectId, disabled.id);
+      other.clock.advance(100_000);
+      const after = (await oc.get(`/projects/${other.projectId}/endpoints/${disabled.id}`)).body.endpoint;
+      expect(after.current_state).toBe("idle");
+    } finally {
+      oc.close();
+      await other.close();
+    }
+  });
+
   it("a config change on an idle compute keeps it idle (apply_config + suspend_compute)", async () => {
     em.clock.advance(302_000);
     const res = await c.patch(one(), { endpoint: { autoscaling_limit_min_cu: 2, autoscaling_limit_max_cu: 2 } });

@@ -37,10 +37,13 @@ export class Lifecycle {
     for (const e of this.store.endpointsOf(projectId)) this.settle(e, now);
   }
 
-  /** Brings a compute up to `now`: ends a finished pending move, then applies autosuspend. */
+  /**
+   * Brings a compute up to `now`: ends a finished pending move, then applies autosuspend (to a disabled compute too:
+   * nothing wakes it again, and one left active, from a fixture say, must not run forever).
+   */
   settle(e: EndpointRecord, now: number): void {
     if (e.pendingState !== undefined && e.pendingOpId !== undefined) this.settlePending(e, now);
-    if (e.currentState !== "active" || e.pendingState !== undefined || e.config.disabled) return;
+    if (e.currentState !== "active" || e.pendingState !== undefined) return;
     const delay = suspendDelayMs(e.config.suspend_timeout_seconds);
     if (delay === undefined) return;
     const at = (e.lastActiveAt ?? e.createdAt) + delay;
@@ -68,7 +71,11 @@ export class Lifecycle {
     this.store.dirty = true;
   }
 
-  /** A connection or a query: wakes an idle compute (start_compute) and resets the autosuspend timer. */
+  /**
+   * A connection or a query: wakes an idle compute (start_compute) and resets the autosuspend timer. A disabled
+   * compute is neither woken nor kept awake: it "cannot be enabled by a connection" (OpenAPI,
+   * EndpointUpdateRequest.disabled).
+   */
   activity(e: EndpointRecord, now: number): OperationRecord[] {
     this.settle(e, now);
     if (e.config.disabled) return [];
@@ -111,8 +118,11 @@ export class Lifecycle {
   }
 
   /**
-   * Applies a validated update. Idle compute: apply_config (running) + suspend_compute (scheduling), stays idle.
-   * Running compute: a size/settings change or a branch move restarts it; an autosuspend change does not.
+   * Applies a validated update. Idle compute: apply_config (running) + suspend_compute (scheduling), stays idle (the
+   * spec gives this for a branch move; api.md "What restarts" for any change). Running compute: a size change
+   * restarts it (api.md), an autosuspend change does not; a settings or provisioner change and a branch move restart
+   * it too: **guesses** (the spec covers only an idle compute's move; a connection cannot continue on another
+   * branch's data, api.md "Branch move").
    */
   updated(e: EndpointRecord, next: EndpointConfig, branchId: string, now: number): OperationRecord[] {
     const restart = RESTARTING.some((k) => JSON.stringify(e.config[k]) !== JSON.stringify(next[k]));

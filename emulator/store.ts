@@ -27,7 +27,7 @@ export interface Snapshot {
   branches: Branch[];
   endpoints: EndpointRecord[];
   operations: OperationRecord[];
-  deletedEndpoints?: [string, string][]; // [endpoint id, project id], oldest first
+  deletedEndpoints?: [string, string][]; // written by earlier versions; ignored (a delete of any absent id is 204)
 }
 
 /**
@@ -44,9 +44,6 @@ export class Store {
   readonly endpoints = new Map<string, EndpointRecord>();
   readonly operations = new Map<string, OperationRecord>();
   readonly opsByProject = new Map<string, OperationRecord[]>();
-  /** Ids of deleted computes → their project, so a second delete answers 204 (bounded: oldest forgotten). */
-  readonly deletedEndpoints = new Map<string, string>();
-  static readonly MAX_DELETED = 100_000;
   seq = 0;
   nextKeyId = 100001;
   /** Set by every mutation; the persistence layer saves and clears it. */
@@ -168,22 +165,8 @@ export class Store {
   }
 
   removeEndpoint(id: string): void {
-    const e = this.endpoints.get(id);
     this.endpoints.delete(id);
-    if (e) this.rememberDeleted(id, e.projectId);
     this.dirty = true;
-  }
-
-  /** True when the project had this compute and it was deleted (a repeated delete answers 204, not 404). */
-  wasDeleted(projectId: string, endpointId: string): boolean {
-    return this.deletedEndpoints.get(endpointId) === projectId;
-  }
-
-  private rememberDeleted(id: string, projectId: string): void {
-    this.deletedEndpoints.set(id, projectId);
-    if (this.deletedEndpoints.size > Store.MAX_DELETED) {
-      this.deletedEndpoints.delete(this.deletedEndpoints.keys().next().value as string);
-    }
   }
 
   addOperation(op: OperationRecord): void {
@@ -207,7 +190,6 @@ export class Store {
       branches: [...this.branches.values()],
       endpoints: [...this.endpoints.values()],
       operations: [...this.operations.values()],
-      deletedEndpoints: [...this.deletedEndpoints],
     };
   }
 
@@ -223,7 +205,6 @@ export class Store {
     for (const b of s.branches) st.branches.set(b.id, b);
     for (const e of s.endpoints) st.endpoints.set(e.id, e);
     for (const o of [...s.operations].sort((a, b) => a.seq - b.seq)) st.addOperation(o);
-    for (const [id, projectId] of s.deletedEndpoints ?? []) st.rememberDeleted(id, projectId);
     st.dirty = false;
     return st;
   }

@@ -55,6 +55,10 @@ describe("validation", () => {
     rejects(() => suspendTimeout("suspend_timeout_seconds", v), "suspend_timeout_seconds");
   });
 
+  it.each(["k8s-pod", "k8s-neonvm", "serverless-platform"])("provisioner %s is allowed (OpenAPI Provisioner)", (p) => {
+    expect(parseEndpointCreate(ep({ provisioner: p }), "r").config.provisioner).toBe(p);
+  });
+
   it("limit is an integer within bounds", () => {
     expect(parseLimit(undefined, 400, 10)).toBe(10);
     expect(parseLimit("400", 400, 10)).toBe(400);

@@ -13,7 +13,8 @@ for (let i = 1; i <= 16; i++) SIZES.add(i);
 for (let i = 18; i <= 56; i += 2) SIZES.add(i);
 
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
-const PROVISIONERS = ["k8s-pod", "k8s-neonvm"];
+/** api.md lists k8s-pod and k8s-neonvm; OpenAPI's `Provisioner` also serverless-platform. */
+const PROVISIONERS = ["k8s-pod", "k8s-neonvm", "serverless-platform"];
 const TYPES = ["read_write", "read_only"];
 
 type Obj = Record<string, unknown>;
@@ -108,8 +109,9 @@ export function configFields(ep: Obj, prefix: string, pooler = true): Partial<En
 
 /**
  * Final min/max after merging a request into the current (or default) sizes: min ≤ max; autoscaling only
- * within 0.25..16 with max − min ≤ 8; sizes above 16 fixed (min = max). Naming only the minimum of a fixed
- * size moves both; naming only a maximum above 16 fixes the size there.
+ * within 0.25..16 with max − min ≤ 8; sizes above 16 fixed (min = max) (api.md "Sizes"). Naming only the minimum of
+ * a fixed size moves both; naming only a maximum above 16 fixes the size there: a **guess** (api.md "A lone size in
+ * PATCH": "Not documented"), which no client may rely on (the provider sends both sizes).
  */
 export function resolveSizes(
   req: { min?: number; max?: number },

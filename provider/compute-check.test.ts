@@ -24,7 +24,7 @@ describe("checkComputeInputs", () => {
     ["suspendTimeoutSeconds", { suspendTimeoutSeconds: 30 }, "from 60 to 604800"],
     ["suspendTimeoutSeconds", { suspendTimeoutSeconds: 604801 }, "7 days"],
     ["poolerMode", { poolerMode: "session" }, "transaction"],
-    ["provisioner", { provisioner: "docker" }, "k8s-pod, k8s-neonvm"],
+    ["provisioner", { provisioner: "docker" }, "k8s-pod, k8s-neonvm, serverless-platform"],
     ["name", { name: "x".repeat(65) }, "1 to 64 characters"],
     ["pgSettings", { pgSettings: { work_mem: 4 } }, '"work_mem"'],
     ["disabled", { disabled: "yes" }, "true or false"],
@@ -49,6 +49,13 @@ describe("checkComputeInputs", () => {
   ])("refuses one size without the other (%o): the service checks them as a pair", (sizes, missing) => {
     expect(reasonFor({ ...valid, ...sizes }, missing)).toContain("checked as a pair");
   });
+
+  it.each(["k8s-pod", "k8s-neonvm", "serverless-platform"])(
+    "accepts the provisioner %s (OpenAPI's Provisioner: the service may accept each)",
+    (provisioner) => {
+      expect(checkComputeInputs({ ...valid, provisioner })).toEqual([]);
+    },
+  );
 
   it("refuses restartTriggers that is not a list", () => {
     expect(reasonFor({ ...valid, restartTriggers: "v1" }, "restartTriggers")).toContain("must be a list");

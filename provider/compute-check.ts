@@ -46,7 +46,9 @@ export const COMPUTE_RULES: Record<string, Validator> = {
   poolerMode: optional(oneOf(["transaction"])),
   disabled: optional(isBoolean),
   passwordlessAccess: optional(isBoolean),
-  provisioner: optional(oneOf(["k8s-pod", "k8s-neonvm"])),
+  // OpenAPI's Provisioner lists serverless-platform too (api.md names only the other two): never refuse what the
+  // service may accept.
+  provisioner: optional(oneOf(["k8s-pod", "k8s-neonvm", "serverless-platform"])),
   name: optional(isString, lengthBetween(1, 64)),
   regionId: optional(isString, matches(/^[a-z0-9-]{1,64}$/, "a region id such as aws-us-east-2")),
   restartTriggers: optional(isList),

@@ -45,8 +45,8 @@ export interface ComputeArgs {
   disabled?: pulumi.Input<boolean>;
   /** Whether connections may authenticate without a password. */
   passwordlessAccess?: pulumi.Input<boolean>;
-  /** `k8s-pod` or `k8s-neonvm` (needed for autoscaling). */
-  provisioner?: pulumi.Input<"k8s-pod" | "k8s-neonvm">;
+  /** `k8s-pod`, `k8s-neonvm` (needed for autoscaling) or `serverless-platform` (OpenAPI's Provisioner). */
+  provisioner?: pulumi.Input<"k8s-pod" | "k8s-neonvm" | "serverless-platform">;
   /** A display name, 1..64 characters. */
   name?: pulumi.Input<string>;
   /** Region; must equal the project's. Changing it replaces the compute. */

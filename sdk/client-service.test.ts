@@ -21,14 +21,15 @@ async function setUp(options: Parameters<typeof start>[0] = {}): Promise<void> {
 const createReplica = (c = client) => c.endpoints.create(emu.projectId, { branch_id: dev, type: "read_only" });
 
 describe("deletes", () => {
-  it("a delete of a deleted compute (204) or of an unknown one (404) resolves as already gone", async () => {
+  it("a delete of a deleted compute or of an unknown one (204), or of one answering 404, resolves as already gone", async () => {
     await setUp();
     const { endpoint } = await createReplica();
     expect((await client.endpoints.delete(emu.projectId, endpoint.id)).operations).toHaveLength(1);
     await expect(client.endpoints.delete(emu.projectId, endpoint.id)).resolves.toEqual({ operations: [] });
     await expect(client.endpoints.delete(emu.projectId, "ep-never-was-000000")).resolves.toEqual({ operations: [] });
+    await expect(client.endpoints.delete("no-such-project", endpoint.id)).resolves.toEqual({ operations: [] });
     const statuses = emu.requests.filter((r) => r.method === "DELETE").map((r) => r.status);
-    expect(statuses).toEqual([200, 204, 404]);
+    expect(statuses).toEqual([200, 204, 204, 404]);
   });
 
   it("a delete refused on a protected branch rejects (422, naming the branch): never taken for gone", async () => {

@@ -1,6 +1,6 @@
 import { projectFor } from "../access";
 import type { BranchMove } from "../behaviours";
-import { badRequest, conflict, unprocessable } from "../errors";
+import { ApiError, badRequest, conflict, unprocessable } from "../errors";
 import { defaultConfig } from "../fixture";
 import { newEndpointId } from "../ids";
 import { renderOperation } from "../operations";
@@ -97,16 +97,18 @@ function branchAfter(requested: string | undefined, current: string, rule: Branc
 }
 
 /**
- * DELETE: 204 for a compute of this project that is already deleted (404 for one that never existed); 422 on a
- * protected branch; else the compute is removed at once and, with `deleteOperations`, a running suspend_compute
- * is returned that locks the project until it ends (the official spec's example).
+ * DELETE: 204 when the project has no such compute, "Returned if the endpoint doesn't exist or has already been
+ * deleted" (OpenAPI, deleteProjectEndpoint), so a compute deleted before and an id never seen answer alike (the
+ * project itself must exist: 404 otherwise); 422 on a protected branch; else the compute is removed at once and, with
+ * `deleteOperations`, a running suspend_compute is returned that locks the project until it ends (the official
+ * spec's example).
  */
 function remove(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
   const project = projectFor(store, ctx.key, ctx.params.project_id);
-  const id = ctx.params.endpoint_id;
-  if (!store.endpoints.has(id) && store.wasDeleted(project.id, id)) return { status: 204, body: undefined };
-  const e = store.endpoint(project.id, id);
+  const found = store.endpoints.get(ctx.params.endpoint_id);
+  if (found?.projectId !== project.id) return { status: 204, body: undefined };
+  const e = found;
   const branch = store.branch(project.id, e.branchId);
   if (branch.protected) {
     throw unprocessable(
@@ -122,13 +124,18 @@ function remove(ctx: RequestContext): Reply {
 
 type Step = "restart" | "start" | "suspend";
 
-/** restart / start / suspend: no body, `200 {endpoint, operations}`; restart only of an active compute. */
+/**
+ * restart / start / suspend: no body, `200 {endpoint, operations}`; restart only of an active compute; start and
+ * restart not of a disabled one. Start of an active compute and suspend of an idle one are accepted, returning their
+ * operation and leaving the state as it is (**guess**: no source says whether the service refuses them).
+ */
 const step =
   (which: Step) =>
   (ctx: RequestContext): Reply => {
     const project = projectFor(ctx.state.store, ctx.key, ctx.params.project_id);
     const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
     gate(ctx, project.id);
+    if (which !== "suspend" && e.config.disabled) throw disabledRefusal(e.id, which);
     if (which === "restart" && ctx.state.behaviours.restartRequiresActive && e.currentState !== "active") {
       throw unprocessable(
         `endpoint ${e.id} is ${e.currentState}: restart works only on an active compute; start it with ` +
@@ -137,6 +144,18 @@ const step =
     }
     return withOps(ctx, 200, e, ctx.state.lifecycle[which](e, ctx.now));
   };
+
+/**
+ * A disabled compute is not started by a request: "A disabled compute endpoint cannot be enabled by a connection or
+ * console action" (OpenAPI, EndpointUpdateRequest.disabled). The status (422, like the other refusals of an
+ * object's present state) and the wording are a **guess**.
+ */
+function disabledRefusal(id: string, which: Step): ApiError {
+  return unprocessable(
+    `endpoint ${id} is disabled: a disabled compute cannot be ${which === "start" ? "started" : "restarted"}; ` +
+      `enable it first (PATCH with endpoint.disabled false)`,
+  );
+}
 
 function list(ctx: RequestContext, branchId?: string): Reply {
   const { store, lifecycle } = ctx.state;

@@ -83,7 +83,10 @@ const COMPUTE_FIELDS: Record<string, fc.Arbitrary<Field>> = {
   poolerMode: either(fc.constant("transaction"), fc.constantFrom("session", "statement", "", 1)),
   disabled: either(fc.boolean(), notBoolean),
   passwordlessAccess: either(fc.boolean(), notBoolean),
-  provisioner: either(fc.constantFrom("k8s-pod", "k8s-neonvm"), fc.constantFrom("k8s", "neonvm", "", 3)),
+  provisioner: either(
+    fc.constantFrom("k8s-pod", "k8s-neonvm", "serverless-platform"),
+    fc.constantFrom("k8s", "neonvm", "", 3),
+  ),
   name: either(
     fc.string({ minLength: 1, maxLength: 64 }),
     fc.oneof(fc.constant(""), fc.string({ minLength: 65, maxLength: 90 }), notString),
