@@ -116,8 +116,11 @@ async function runAlone(program: Program, run: ProgramRun): Promise<void> {
   } catch (error) {
     caught(error);
   } finally {
-    watch.stop();
     monitor.close();
+    // A turn of the event loop, for Node to report the last rejections, and to tell whoever listens for
+    // `rejectionHandled` (jest) of those the watch handled.
+    await new Promise((resolve) => setImmediate(resolve));
+    watch.stop();
   }
   if (failures.length === 0) return;
   // The language host of a failed program exits non-zero, and the SDK reports leaked promises only on a clean exit.
@@ -163,6 +166,14 @@ const UNMODELLED_FEATURES: Record<string, string> = {
 };
 
 /**
+ * A failed RPC as a gRPC server returns it: the SDK reads `code`, and shows `details` (`new Error(err.details)` for an
+ * invoke or a call). An error a Go server returns without a status is codes.Unknown (2).
+ */
+function rpcError(details: string): Error {
+  return Object.assign(new Error(`2 UNKNOWN: ${details}`), { code: 2, details });
+}
+
+/**
  * The resource monitor's RPCs the Node.js SDK calls, answered in process (the shape of the SDK's MockMonitor). Once
  * its run is over, late calls of the abandoned program get empty answers (a skipped registration), so that nothing it
  * does counts, fails or waits.
@@ -191,7 +202,7 @@ class EngineMonitor {
       response.setResult(RESULTS[registered.result]);
       callback(null, response);
     } catch (error) {
-      callback(error, undefined);
+      callback(rpcError(error instanceof Error ? error.message : String(error)), undefined);
     }
   }
 
@@ -219,7 +230,7 @@ class EngineMonitor {
     callback(null, response);
   }
 
-  /** Invokes and calls: refused (the deployment fails), with an error for the program. */
+  /** Invokes and calls: refused (the deployment fails) with an error the program sees as the SDK reads it. */
   invoke(req: any, callback: any): void {
     const message = `provider functions (${req.getTok()}) are not modelled by the local engine`;
     this.refuseRpc(message, callback, () => new providerproto.InvokeResponse());
@@ -239,7 +250,7 @@ class EngineMonitor {
   private refuseRpc(message: string, callback: any, empty: () => unknown): void {
     if (this.closed) return callback(null, empty());
     this.run.refuse(message);
-    callback(new Error(message), undefined);
+    callback(rpcError(message), undefined);
   }
 }
 

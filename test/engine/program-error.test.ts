@@ -61,4 +61,28 @@ describe("a program using what the local engine does not model", () => {
       expect(child.stdout.trim()).toMatch(REFUSED[name].error);
     }
   });
+
+  it("an invoke's error reaches the program with its message, as the SDK reads a gRPC error", async () => {
+    // Guard: the monitor answered a plain Error; the SDK shows a failed invoke's `details`, so the program saw "".
+    let seen: string | undefined;
+    recorded = recordedStack(async () => {
+      await pulumi.runtime.invoke("x:y:z", {}).catch((error: Error) => (seen = error.message));
+    });
+    const preview = await recorded.stack.preview();
+    expect(seen).toBe("provider functions (x:y:z) are not modelled by the local engine");
+    expect(preview.error?.message).toBe(seen);
+  });
+
+  it("a method call's error reaches the program with its message too", async () => {
+    let seen: string | undefined;
+    recorded = recordedStack(async () => {
+      const call = pulumi.runtime.call("x:y:z", {}) as pulumi.Output<unknown>;
+      await (call as unknown as { promise(): Promise<unknown> })
+        .promise()
+        .catch((error: Error) => (seen = error.message));
+    });
+    const preview = await recorded.stack.preview();
+    expect(seen).toBe("method calls (x:y:z) are not modelled by the local engine");
+    expect(preview.error?.message).toBe(seen);
+  });
 });
