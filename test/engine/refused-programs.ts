@@ -18,6 +18,13 @@ export interface RefusedProgram {
   error: RegExp;
 }
 
+/** A provider resource of another package, declared explicitly. */
+class OtherProvider extends pulumi.ProviderResource {
+  constructor(name: string) {
+    super("aws", name, {});
+  }
+}
+
 const recorder = (name: string, opts: pulumi.CustomResourceOptions = {}) => new Recorder(name, { value: name }, opts);
 
 export const REFUSED: Record<string, RefusedProgram> = {
@@ -61,6 +68,10 @@ export const REFUSED: Record<string, RefusedProgram> = {
     program: () => ({ got: recorder("got", { id: "some-id" }) }),
     error:
       /^got: reading an existing resource \(pulumi-nodejs:dynamic\/test:Recorder .get, or the id option\) is not modelled/,
+  },
+  "an explicit provider resource": {
+    program: () => recorder("r", { provider: new OtherProvider("p") }),
+    error: /^p: explicit provider resources \(pulumi:providers:aws\) are not modelled by the local engine/,
   },
   invokeOutput: {
     program: () => ({ thing: runtime.invokeOutput("x:y:z", {}) }),
