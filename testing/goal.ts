@@ -3,7 +3,7 @@
  * RegisterResourceRequest the Node.js SDK sends, and the URNs its aliases stand for (step_generator.go
  * `generateAliases`, `collapseAliasToUrn`, `inheritedChildAlias`).
  */
-import { makeUrn, nameOf, qualifiedType, ROOT_STACK_TYPE, typeOf } from "./urn";
+import { isProviderType, makeUrn, nameOf, qualifiedType, ROOT_STACK_TYPE, typeOf } from "./urn";
 import { Props, Value } from "./values";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -35,12 +35,14 @@ export interface Goal {
   additionalSecretOutputs: string[];
   aliases: AliasSpec[];
   replacementTrigger?: Value;
+  /** The `import` option's id (not modelled: see unmodelled). */
+  importId?: string;
+  /** An explicit provider's reference (not modelled: see unmodelled). */
+  provider?: string;
 }
 
 /** The goal a RegisterResourceRequest states. */
 export function goalOf(req: any): Goal {
-  const unsupported = req.getImportid() ? "the import option" : req.getProvider() ? "an explicit provider" : undefined;
-  if (unsupported) throw new Error(`${req.getName()}: ${unsupported} is not modelled by the local engine`);
   const propertyDependencies: Record<string, string[]> = {};
   req
     .getPropertydependenciesMap()
@@ -61,7 +63,26 @@ export function goalOf(req: any): Goal {
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     aliases: req.getAliasesList().map(aliasOf),
     replacementTrigger: req.hasReplacementTrigger() ? req.getReplacementTrigger().toJavaScript() : undefined,
+    importId: req.getImportid() || undefined,
+    provider: req.getProvider() || undefined,
   };
+}
+
+/**
+ * Why the local engine refuses a registration, if it does: what this package's resources do not use, so this engine
+ * does not model it (testing/README.md). Explicit providers: a dynamic resource always uses the default provider of
+ * `pulumi-nodejs`, and another package's provider would need that package's plugin. Import: the engine's import step
+ * (step_generator.go continueStepsFromImport: Read of the id, then Check and Diff against the program) is not
+ * modelled; a Compute adopts an existing compute with `adoptId` instead.
+ */
+export function unmodelled(goal: Goal): string | undefined {
+  if (isProviderType(goal.type)) {
+    return `${goal.name}: explicit provider resources (${goal.type}) are not modelled by the local engine; dynamic resources use the default provider`;
+  }
+  if (goal.provider)
+    return `${goal.name}: the provider option (explicit providers) is not modelled by the local engine`;
+  if (goal.importId) return `${goal.name}: the import option is not modelled by the local engine`;
+  return undefined;
 }
 
 function aliasOf(alias: any): AliasSpec {

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "crypto";
 import { Diagnostics } from "./diagnostics";
-import { Goal } from "./goal";
+import { Goal, unmodelled } from "./goal";
 import { Program, Registered, runProgram } from "./program";
 import { SnapshotManager } from "./snapshot";
 import { StackConfig } from "./config";
@@ -50,13 +50,18 @@ export class Registrations {
   private providerRef?: Promise<string>;
   private generating: Promise<unknown> = Promise.resolve();
   private readonly goals = new Map<string, Goal>();
+  /** Registrations the engine is still working on (their steps may be running). */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly host: RegistrationHost,
     private readonly generator: StepGenerator,
   ) {}
 
-  /** Runs the program to its end; a program that fails fails the deployment with its error. */
+  /**
+   * Runs the program to its end; a program that fails fails the deployment with its error. Steps already running
+   * finish either way (deployment_executor.go Execute waits for the step executor before it returns).
+   */
   async run(program: Program): Promise<void> {
     const { config, secretKeys } = this.host.config.forProgram();
     await runProgram(program, {
@@ -68,14 +73,27 @@ export class Registrations {
       register: (goal) => this.register(goal),
       registerOutputs: (urn, outputs) => this.registerOutputs(urn, outputs),
       failed: (error) => this.host.fail(error),
+      refuse: (message, urn) => this.refuse(message, urn),
     }).catch((error) => this.host.fail(error));
+    await Promise.allSettled([...this.inflight]);
   }
 
-  private async register(declared: Goal): Promise<Registered> {
+  private register(declared: Goal): Promise<Registered> {
+    const registered = this.registerNow(declared);
+    this.inflight.add(registered);
+    return registered.finally(() => this.inflight.delete(registered));
+  }
+
+  private async registerNow(declared: Goal): Promise<Registered> {
     const goal = this.inherited(declared);
     const urn = makeUrn(this.host.stack, this.host.project, goal.parent, goal.type, goal.name);
     this.goals.set(urn, goal);
     if (this.host.cancelled()) return { urn, id: "", outputs: {}, result: "skip" };
+    const refusal = unmodelled(goal);
+    if (refusal) {
+      this.refuse(refusal, urn);
+      return { urn, id: "", outputs: {}, result: "fail" };
+    }
     let steps: Step[] = [];
     try {
       if (goal.custom) this.generator.providerRef = await this.ensureProvider();
@@ -87,6 +105,13 @@ export class Registrations {
     } catch {
       return { ...answer(urn, steps), result: this.host.interrupted() ? "skip" : "fail" };
     }
+  }
+
+  /** A request of the program the engine does not model: an error on the resource, and the deployment fails. */
+  private refuse(message: string, urn?: string): void {
+    if (this.host.cancelled()) return;
+    this.host.diagnostics.error(message, urn);
+    this.host.fail(new Error(message));
   }
 
   /** inheritFromParent: an unset `retainOnDelete` takes the parent's. */

@@ -53,7 +53,11 @@ export interface CommandResult {
   diagnostics: Diagnostic[];
   /** The warnings among the diagnostics (the provider's restart warnings, the engine's). */
   warnings: string[];
-  /** The stack's outputs: secrets shown as "[secret]", values unknown in a preview as "[unknown]". */
+  /**
+   * The stack's outputs, secrets shown as "[secret]": for a preview, those the program registered (values unknown
+   * until the update as "[unknown]"); for `up`, `refresh` and `destroy`, those the state keeps after the command (a
+   * failed `up` keeps the last successful update's; `destroy` leaves none), as `pulumi stack output` prints them.
+   */
   outputs: Record<string, unknown>;
   error?: Error;
   /** The command was interrupted (`interrupt()`), as a killed CLI: the state is what it had saved by then. */
@@ -196,7 +200,9 @@ export class LocalStack {
       steps: last.steps,
       diagnostics,
       warnings: diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
-      outputs: present(last.outputs, false),
+      // A preview shows what the program registered; the others leave the state's outputs (a failed up, the last
+      // successful update's), which `pulumi stack output` prints.
+      outputs: command === "preview" ? present(last.outputs, false) : this.outputs(),
       error: last.error,
       interrupted: last.interrupted,
       ...(preview ? { preview: { steps: preview.steps, diagnostics: preview.diagnostics.list } } : {}),

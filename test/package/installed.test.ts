@@ -1,0 +1,104 @@
+/**
+ * The package as a user installs it: `npm pack`, unpacked into a project's node_modules, and a file importing every
+ * subpath type-checked with the module resolutions users' tsconfigs name.
+ *
+ * Guards: `"moduleResolution": "node"` (node10, which the examples and many projects use) ignores `exports`, so a
+ * subpath such as `pulumi-neon-dynamic/testing` found no types (TS2307) until package.json listed them in
+ * `typesVersions`; and a subpath left out of the tarball's `files`.
+ *
+ * The project gets the package's dependencies (and TypeScript's) by links to this repository's node_modules, the same
+ * versions npm would install, so the suite needs no network; one unpacked install serves every case.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+const TSC = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+
+const SUBPATHS = `
+import { ApiKey, Compute, getProjectsOutput } from "pulumi-neon-dynamic";
+import { NeonClient } from "pulumi-neon-dynamic/sdk";
+import { Emulator, startEmulator } from "pulumi-neon-dynamic/emulator";
+import { CommandResult, LocalStack, moduleProgram, renderResult } from "pulumi-neon-dynamic/testing";
+import * as computeImpl from "pulumi-neon-dynamic/provider/compute-impl";
+
+export type Used = [ApiKey, Compute, NeonClient, Emulator, CommandResult, LocalStack];
+export const used = [getProjectsOutput, startEmulator, moduleProgram, renderResult, computeImpl];
+`;
+
+let project: string;
+
+/** A temporary project with the packed package unpacked in its node_modules, beside links to the rest. */
+function installPacked(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-installed-"));
+  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const tarball = path.join(dir, (JSON.parse(packed) as { filename: string }[])[0].filename);
+  const modules = path.join(dir, "node_modules");
+  fs.mkdirSync(modules);
+  execFileSync("tar", ["-xzf", tarball, "-C", modules]);
+  fs.renameSync(path.join(modules, "package"), path.join(modules, "pulumi-neon-dynamic"));
+  for (const entry of fs.readdirSync(path.join(REPO_ROOT, "node_modules"))) {
+    if (entry.startsWith(".") || entry === "pulumi-neon-dynamic") continue;
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", entry), path.join(modules, entry), "dir");
+  }
+  fs.writeFileSync(path.join(dir, "index.ts"), SUBPATHS);
+  return dir;
+}
+
+/** tsc's diagnostics for the project's index.ts with `moduleResolution` (and the module kind it requires). */
+function typeCheck(moduleResolution: "node" | "node16"): string {
+  const config = {
+    compilerOptions: {
+      strict: true,
+      target: "ES2021",
+      module: moduleResolution === "node" ? "commonjs" : "node16",
+      moduleResolution,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+    },
+    files: ["index.ts"],
+  };
+  const file = path.join(project, `tsconfig.${moduleResolution}.json`);
+  fs.writeFileSync(file, JSON.stringify(config));
+  try {
+    execFileSync(process.execPath, [TSC, "-p", file], { cwd: project, encoding: "utf8", stdio: "pipe" });
+    return "";
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
+
+beforeAll(() => {
+  project = installPacked();
+});
+
+afterAll(() => {
+  if (project) fs.rmSync(project, { recursive: true, force: true });
+});
+
+describe("the packed package, installed in a project", () => {
+  it.each(["node", "node16"] as const)("type-checks an import of every subpath with moduleResolution %s", (kind) => {
+    expect(typeCheck(kind)).toBe("");
+  });
+
+  it("resolves every subpath at run time from the project", () => {
+    const from = { paths: [project] };
+    const installed = path.join(fs.realpathSync(project), "node_modules", "pulumi-neon-dynamic", "dist");
+    for (const [subpath, file] of [
+      ["", "provider/index.js"],
+      ["/sdk", "sdk/index.js"],
+      ["/emulator", "emulator/index.js"],
+      ["/testing", "testing/index.js"],
+      ["/provider/compute-impl", "provider/compute-impl.js"],
+    ]) {
+      expect(fs.realpathSync(require.resolve(`pulumi-neon-dynamic${subpath}`, from))).toBe(path.join(installed, file));
+    }
+  });
+});
