@@ -254,7 +254,7 @@ describe("Compute through the local engine", () => {
     expect(problems.join("\n")).toMatch(/property suspendTimeoutSeconds .* got 5/);
     expect(problems.join("\n")).toMatch(/property name .* must be 1 to 64 characters long \(got 70\)/);
     expect(problems.join("\n")).toMatch(
-      /property provisioner .* must be one of k8s-pod, k8s-neonvm; got a string of 24/,
+      /property provisioner .* must be one of k8s-pod, k8s-neonvm, serverless-platform; got a string of 24/,
     );
     expect(problems.join("\n")).toMatch(/property regionId .* got a string of/);
     expect(problems.join("\n")).toMatch(/property type .* got a string of 11 characters/);
