@@ -63,7 +63,7 @@ describe("no key in plain text, after every scenario", () => {
     const lost = await up(keys("ci:2", "deploy:1", "extra:1"));
     expect(lost.errors).toEqual([]);
     expect(rig.totals().faults).toBe(1);
-    expect(lost.warnings.join("\n")).toMatch(/Keys of that name created since then: \d+/);
+    expect(lost.warnings.join("\n")).toMatch(/Keys of that name created since the first attempt: \d+/);
     await expectNoLeak();
   });
 
