@@ -104,6 +104,7 @@ function ownerTagOf(name: string): string {
  * only PATCH it.
  */
 export class Compute extends pulumi.dynamic.Resource {
+  // Outputs typed `| undefined` come from fields the service may leave out of its answer (sdk/schemas.ts).
   declare readonly endpointId: pulumi.Output<string>;
   declare readonly projectId: pulumi.Output<string>;
   declare readonly branchId: pulumi.Output<string>;
@@ -113,11 +114,11 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
   declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
   declare readonly pgSettings: pulumi.Output<Record<string, string>>;
-  declare readonly poolerEnabled: pulumi.Output<boolean>;
-  declare readonly poolerMode: pulumi.Output<string>;
-  declare readonly disabled: pulumi.Output<boolean>;
-  declare readonly passwordlessAccess: pulumi.Output<boolean>;
-  declare readonly provisioner: pulumi.Output<string>;
+  declare readonly poolerEnabled: pulumi.Output<boolean | undefined>;
+  declare readonly poolerMode: pulumi.Output<string | undefined>;
+  declare readonly disabled: pulumi.Output<boolean | undefined>;
+  declare readonly passwordlessAccess: pulumi.Output<boolean | undefined>;
+  declare readonly provisioner: pulumi.Output<string | undefined>;
   declare readonly name: pulumi.Output<string | undefined>;
   declare readonly restartTriggers: pulumi.Output<unknown[] | undefined>;
   declare readonly adoptId: pulumi.Output<string | undefined>;
@@ -125,16 +126,16 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly host: pulumi.Output<string>;
   /** Pooled connection host (`-pooler` after the compute id). */
   declare readonly poolerHost: pulumi.Output<string>;
-  declare readonly proxyHost: pulumi.Output<string>;
+  declare readonly proxyHost: pulumi.Output<string | undefined>;
   /** init, active or idle. */
   declare readonly currentState: pulumi.Output<string>;
   declare readonly pendingState: pulumi.Output<string | undefined>;
-  declare readonly creationSource: pulumi.Output<string>;
+  declare readonly creationSource: pulumi.Output<string | undefined>;
   declare readonly lastActive: pulumi.Output<string | undefined>;
   declare readonly startedAt: pulumi.Output<string | undefined>;
   declare readonly suspendedAt: pulumi.Output<string | undefined>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
   declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
   /** Postgres max_connections, fixed by the minimum size. */
   declare readonly maxConnections: pulumi.Output<number>;

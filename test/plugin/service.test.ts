@@ -7,6 +7,7 @@
 import axios from "axios";
 import { Compute, ComputeArgs } from "../../provider";
 import { NeonClient } from "../../sdk";
+import { rewritingProxy } from "../../sdk/testing.test.helpers";
 import { LocalStack } from "../../testing";
 import { neonWorld, NeonWorld, ok, ops, outputs, requests, writes } from "./world";
 
@@ -77,6 +78,50 @@ describe("deprecated pooler fields (absent from responses since 2026-06-20)", ()
     expect(ops(again)).toEqual(["same db"]);
     expect(again.requests).toEqual([]);
     ok(await stack.destroy({ skipPreview: true }));
+  });
+});
+
+describe("a service that leaves out the fields the provider only copies (settings, disabled, created_at, …)", () => {
+  it("creates, refreshes and then plans nothing: the declared values are kept, absent outputs stay absent", async () => {
+    const dropped = ["settings", "disabled", "created_at", "passwordless_access", "provisioner"];
+    const strip = (e: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(e).filter(([k]) => !dropped.includes(k)));
+    const proxy = await rewritingProxy(world.emulator, (_method, _path, body) => {
+      const b = body as Record<string, unknown>;
+      if (b.endpoint) return { ...b, endpoint: strip(b.endpoint as Record<string, unknown>) };
+      if (Array.isArray(b.endpoints)) return { ...b, endpoints: b.endpoints.map(strip) };
+      return body;
+    });
+    try {
+      const stack = computeStack(
+        () => ({
+          branchId: world.branches.staging,
+          disabled: false,
+          pgSettings: { work_mem: "64MB" },
+          passwordlessAccess: true,
+          provisioner: "k8s-neonvm",
+        }),
+        { config: { "neon:apiUrl": proxy.baseUrl } },
+      );
+      ok(await stack.up({ skipPreview: true }));
+      const id = String(outputs(stack).id);
+      expect((await world.api.endpoints.get(world.projectId, id)).settings?.pg_settings).toEqual({ work_mem: "64MB" });
+      ok(await stack.refresh());
+      const stored = stack.state.resources.find((r) => r.urn.endsWith("::db"));
+      expect(stored?.outputs).toMatchObject({
+        disabled: false,
+        pgSettings: { work_mem: "64MB" },
+        passwordlessAccess: true,
+        provisioner: "k8s-neonvm",
+      });
+      expect(stored?.outputs).not.toHaveProperty("createdAt");
+      const again = ok(await stack.up());
+      expect(ops(again)).toEqual(["same db"]);
+      expect(again.requests).toEqual([]);
+      ok(await stack.destroy({ skipPreview: true }));
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
