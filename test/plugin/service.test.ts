@@ -25,18 +25,25 @@ function computeStack(args: () => Partial<ComputeArgs> & { branchId: string }, o
 }
 
 describe("an account on the Free plan", () => {
-  let free: { apiKey: string; projectId: string; branch: string };
+  let free: { apiKey: string; projectId: string; branch: string; staging: string };
   beforeAll(async () => {
     const account = world.emulator.createAccount({ plan: "free" });
     const api = new NeonClient({ apiKey: account.apiKey, apiUrl: world.emulator.baseUrl, rateLimit: false });
-    const branch = (await api.branches.list(account.projectId)).find((b) => b.name === "dev")!.id;
-    free = { apiKey: account.apiKey, projectId: account.projectId, branch };
+    const branches = await api.branches.list(account.projectId);
+    const branch = branches.find((b) => b.name === "dev")!.id;
+    const staging = branches.find((b) => b.name === "staging")!.id;
+    free = { apiKey: account.apiKey, projectId: account.projectId, branch, staging };
   });
 
-  const freeStack = (args: Partial<ComputeArgs>) =>
+  const freeStack = (args: Partial<ComputeArgs> | (() => Partial<ComputeArgs>)) =>
     world.stack(
       () => ({
-        id: new Compute("db", { projectId: free.projectId, branchId: free.branch, type: "read_only", ...args }).id,
+        id: new Compute("db", {
+          projectId: free.projectId,
+          branchId: free.branch,
+          type: "read_only",
+          ...(typeof args === "function" ? args() : args),
+        }).id,
       }),
       { config: { "neon:apiKey": { secret: free.apiKey } } },
     );
@@ -47,6 +54,20 @@ describe("an account on the Free plan", () => {
     expect(up.error?.message).toMatch(/HTTP 400: .*autoscaling_limit_(min|max)_cu.*Free plan.*2 CU/);
     expect(writes(up)).toEqual([`POST /projects/${free.projectId}/endpoints`]);
     expect(stack.state.resources.some((r) => r.urn.endsWith("::db"))).toBe(false);
+  });
+
+  it("a move refused for the size sent with it fails with the service's error alone, not advice about moving", async () => {
+    let args: Partial<ComputeArgs> = { autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 1 };
+    const stack = freeStack(() => args);
+    ok(await stack.up({ skipPreview: true }));
+    const id = String(outputs(stack).id);
+    args = { branchId: free.staging, autoscalingLimitMinCu: 4, autoscalingLimitMaxCu: 4 };
+    const up = await stack.up({ skipPreview: true });
+    expect(up.error?.message).toMatch(/^HTTP 400: .*autoscaling_limit_(min|max)_cu.*Free plan.*2 CU/);
+    expect(up.error?.message).not.toMatch(/did not move|deprecated|replace/);
+    expect(writes(up)).toEqual([`PATCH /projects/${free.projectId}/endpoints/${id}`]);
+    args = {};
+    ok(await stack.destroy({ skipPreview: true }));
   });
 
   it("an autosuspend delay the plan resets is reported once, and the next up asks nothing", async () => {
