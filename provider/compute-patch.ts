@@ -139,20 +139,29 @@ function branchConflictMessage(branchId: string, cause: BranchConflictCause, hol
 function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): string {
   const id = holder?.id ?? "ep-...";
   if ("movingId" in cause) return `move or delete ${id} first, or make this compute type read_only`;
-  if (holder && carriesOwnerTag(holder, cause.creating)) {
-    return (
-      `${id} carries this resource's tag (its project, stack and resource names), so it is one of three: the compute ` +
-      `this resource is being replaced from (pulumi up --replace, a replacementTrigger, a new parent: Pulumi creates ` +
-      `the new compute before deleting the old one), so give this resource the option deleteBeforeReplace: true; or ` +
-      `one an interrupted pulumi up made for it (Pulumi then warned of a pending create): nothing uses it, so delete ` +
-      `it (a compute holds no data; its branch does) and run pulumi up again; or the primary of another stack with ` +
-      `the same project and stack names (another backend or organization): it is not yours, so use another branch`
-    );
-  }
+  if (holder && carriesOwnerTag(holder, cause.creating)) return taggedRemedy(id);
   return (
     `if ${id} belongs to a resource this update removes, Pulumi creates before it deletes: remove that resource in ` +
     `an update of its own first (or run pulumi up --continue-on-error, then again); if nothing manages it, adopt it ` +
     `with adoptId: "${id}"; for a read replica set type: "read_only"`
+  );
+}
+
+/**
+ * The branch's primary carries this resource's tag. The provider cannot see the resource's options, so the advice
+ * holds whether or not it already has deleteBeforeReplace (an interrupted `up --replace` of one that has it leaves
+ * the compute of the interrupted attempt on the branch: adding the option again would change nothing).
+ */
+function taggedRemedy(id: string): string {
+  return (
+    `${id} carries this resource's tag (its project, stack and resource names). If this is a replacement (pulumi up ` +
+    `--replace, a replacementTrigger, a new parent: Pulumi creates the new compute before deleting the old one) and ` +
+    `the resource does not have the option deleteBeforeReplace: true, ${id} is most likely the compute it replaces: ` +
+    `give the resource that option. Otherwise (it has the option, or this is no replacement), ${id} was probably ` +
+    `left by an interrupted pulumi up (Pulumi then warned of a pending create): nothing uses it, so delete it (a ` +
+    `compute holds no data; its branch does) and run pulumi up again. If neither fits, it may be the primary of ` +
+    `another stack with the same project and stack names (another backend or organization): it is not yours, so use ` +
+    `another branch`
   );
 }
 
