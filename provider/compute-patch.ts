@@ -5,7 +5,7 @@
 import type { Operation } from "../sdk";
 import { ApiEndpoint, toPatchBody } from "./compute-mapping";
 import { carriesOwnerTag } from "./compute-owner";
-import { refusalAbout } from "./compute-refusal";
+import { poolerRefusal, refusalAbout } from "./compute-refusal";
 import { errorKind } from "./errors";
 import { client } from "./runtime";
 
@@ -13,8 +13,8 @@ type Props = Record<string, unknown>;
 
 /**
  * Sends one PATCH with only `properties`, and answers the compute with the operations it started; a refused branch
- * move names the branch and the compute already there; a refusal says what to do only where it is about the move
- * (`explainRefusal`).
+ * move names the branch and the compute already there; a refusal says what to do only where it is about the move or
+ * the deprecated pooler fields (`explainRefusal`).
  */
 export async function patchCompute(
   projectId: string,
@@ -55,8 +55,8 @@ export class MoveNotMade extends Error {
 }
 
 /**
- * A refused PATCH, explained where the refusal is plausibly about something the provider can advise on: the move
- * (`branch_id` is deprecated). A refusal that names another field (a size a Free plan refuses, sent with a move)
+ * A refused PATCH, explained where the refusal is plausibly about something the provider can advise on: the
+ * deprecated pooler fields (compute-refusal.ts), or the move (`branch_id` is deprecated). A refusal that names another field (a size a Free plan refuses, sent with a move)
  * passes with the service's own message; one that names nothing the provider can tell gets the move advice
  * conditionally, after the service's message.
  */
@@ -67,6 +67,8 @@ async function explainRefusal(
   fields: Record<string, unknown>,
   error: unknown,
 ): Promise<unknown> {
+  const pooler = poolerRefusal(error, fields);
+  if (pooler) return pooler;
   const branchId = fields.branch_id;
   if (typeof branchId !== "string") return error;
   const about = refusalAbout(error, /branch/i, fields, ["branch_id"]);

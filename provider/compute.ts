@@ -31,14 +31,16 @@ export interface ComputeArgs {
   pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
    * Whether pooled connections are on.
-   * @deprecated Neon removed `pooler_enabled` from its API (scheduled for 2026-06-20): pooling is always available
-   * through the pooled host (`poolerHost`). The value is still sent, and ignored by a service that dropped it.
+   * @deprecated Neon deprecated `pooler_enabled` (without a removal date; the pooler settings' removal was scheduled
+   * for 2026-06-20): pooling is always available through the pooled host (`poolerHost`). Sent only when set; a
+   * service that no longer has it may apply, ignore or refuse it, and a refusal fails the step saying to remove it.
    */
   poolerEnabled?: pulumi.Input<boolean>;
   /**
    * Pooling mode: `transaction`.
-   * @deprecated Neon removed `pooler_mode` from its API (scheduled for 2026-06-20); PgBouncer runs in transaction
-   * mode. The value is still sent, and ignored by a service that dropped it.
+   * @deprecated Neon deprecated `pooler_mode` (OpenAPI: "will be removed after 2026-06-20"); PgBouncer runs in
+   * transaction mode. Sent only when set; a service that no longer has it may apply, ignore or refuse it, and a
+   * refusal fails the step saying to remove it.
    */
   poolerMode?: pulumi.Input<"transaction">;
   /** A disabled compute refuses connections. */

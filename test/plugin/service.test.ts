@@ -83,7 +83,7 @@ describe("an account on the Free plan", () => {
   });
 });
 
-describe("deprecated pooler fields (absent from responses since 2026-06-20)", () => {
+describe("deprecated pooler fields (absent from responses: their removal was scheduled for 2026-06-20)", () => {
   it("are still sent, warned about, and make no permanent diff", async () => {
     const stack = computeStack(() => ({
       branchId: world.branches.staging,
