@@ -15,7 +15,8 @@ describe("service behaviours", () => {
     await start();
     expect(em.behaviours).toEqual(REAL_SERVICE);
     expect(em.describe()).toBe(
-      "deletes return a running suspend_compute; 429 without Retry-After; pooler fields absent; " +
+      "deletes return a running suspend_compute; 429 without Retry-After; " +
+        "pooler fields absent in responses, ignored in requests; " +
         "restart of an idle compute refused; new branches not ready for their create_branch operation; " +
         "branch_id in an update moves the compute",
     );
@@ -23,6 +24,9 @@ describe("service behaviours", () => {
     expect(() => resolveBehaviours({ branchReadyDelayMs: -1 })).toThrow(/branchReadyDelayMs/);
     expect(() => resolveBehaviours({ branchMove: "teleports" as never })).toThrow(
       /branchMove must be one of moves, refused, ignored/,
+    );
+    expect(() => resolveBehaviours({ poolerRequests: "maybe" as never })).toThrow(
+      /poolerRequests must be one of accepted, refused/,
     );
   });
 
@@ -60,6 +64,28 @@ describe("service behaviours", () => {
     expect(old).toMatchObject({ pooler_enabled: false, pooler_mode: "transaction" });
     const refused = await c.patch(one(old.id), { endpoint: { pooler_mode: "session" } });
     expect([refused.status, refused.body.message]).toEqual([400, expect.stringContaining("endpoint.pooler_mode")]);
+  });
+
+  it("poolerRequests: refused answers 400 naming each pooler field sent, in a create, an update and a branch create, and changes nothing", async () => {
+    await start({ poolerRequests: "refused" });
+    expect(em.describe()).toContain("pooler fields absent in responses, refused in requests");
+    const ep = await primaryEndpoint(c, pid);
+    const patched = await c.patch(one(ep.id), { endpoint: { pooler_enabled: true, suspend_timeout_seconds: 600 } });
+    expect([patched.status, patched.body.message]).toEqual([400, expect.stringContaining("endpoint.pooler_enabled")]);
+    expect((await c.get(one(ep.id))).body.endpoint.suspend_timeout_seconds).toBe(0);
+    const dev = await branchId(c, pid, "dev");
+    const created = await c.post(`/projects/${pid}/endpoints`, {
+      endpoint: { branch_id: dev, type: "read_only", pooler_mode: "transaction" },
+    });
+    expect([created.status, created.body.message]).toEqual([400, expect.stringContaining("endpoint.pooler_mode")]);
+    const branch = await c.post(`/projects/${pid}/branches`, {
+      branch: { name: "b" },
+      endpoints: [{ type: "read_write", pooler_enabled: false }],
+    });
+    expect([branch.status, branch.body.message]).toEqual([400, expect.stringContaining("endpoints[0].pooler_enabled")]);
+    expect((await c.get(`/projects/${pid}/endpoints`)).body.endpoints).toHaveLength(1);
+    const plain = await c.post(`/projects/${pid}/endpoints`, { endpoint: { branch_id: dev, type: "read_only" } });
+    expect(plain.status).toBe(201);
   });
 
   it("restartRequiresActive: false restarts an idle compute as the specification describes", async () => {

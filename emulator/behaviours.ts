@@ -13,10 +13,17 @@ export interface ServiceBehaviours {
   /** A 429 carries `Retry-After` (seconds). Off (the real service): no `Retry-After` is documented. */
   retryAfter: boolean;
   /**
-   * Responses carry the deprecated `pooler_enabled` / `pooler_mode` (removed 2026-06-20). Off (the real service
-   * after that date): responses lack them, and requests that carry them are accepted with the fields ignored.
+   * Responses carry the deprecated `pooler_enabled` / `pooler_mode`, and requests' are applied. Off (the default): a
+   * response lacks them (api.md, Pooler fields: "A response may lack them"; their removal was scheduled for
+   * 2026-06-20), and a request's are ignored like any unknown field (a guess).
    */
   poolerFields: boolean;
+  /**
+   * What a request carrying `pooler_enabled` / `pooler_mode` gets. `accepted` (the default): applied with
+   * `poolerFields`, else ignored. `refused`: 400 naming the field (status and wording a guess), the plausible service
+   * once the fields are gone, so that a client can be proved right under each of the three.
+   */
+  poolerRequests: PoolerRequests;
   /** `POST …/restart` of an idle compute is refused (Neon docs, Manage computes). Off: it restarts anyway. */
   restartRequiresActive: boolean;
   /**
@@ -38,11 +45,24 @@ export interface ServiceBehaviours {
 export const BRANCH_MOVES = ["moves", "refused", "ignored"] as const;
 export type BranchMove = (typeof BRANCH_MOVES)[number];
 
+export const POOLER_REQUESTS = ["accepted", "refused"] as const;
+export type PoolerRequests = (typeof POOLER_REQUESTS)[number];
+
+/** What the request parsers do with a request's pooler fields. */
+export type PoolerRule = "applied" | "ignored" | "refused";
+
+/** The pooler rule of these behaviours: refused, else applied while responses carry the fields, else ignored. */
+export function poolerRule(b: Pick<ServiceBehaviours, "poolerFields" | "poolerRequests">): PoolerRule {
+  if (b.poolerRequests === "refused") return "refused";
+  return b.poolerFields ? "applied" : "ignored";
+}
+
 /** The real service (api.md, "Facts of the real service … (late 2026)"). */
 export const REAL_SERVICE: ServiceBehaviours = {
   deleteOperations: true,
   retryAfter: false,
   poolerFields: false,
+  poolerRequests: "accepted",
   restartRequiresActive: true,
   branchReadyDelayMs: 0,
   branchMove: "moves",
@@ -58,6 +78,10 @@ export function resolveBehaviours(set: Partial<ServiceBehaviours> = {}): Service
   if (!(out.branchReadyDelayMs >= 0)) throw new RangeError("branchReadyDelayMs must be a number ≥ 0");
   if (!BRANCH_MOVES.includes(out.branchMove))
     throw new RangeError(`branchMove must be one of ${BRANCH_MOVES.join(", ")}, not ${JSON.stringify(out.branchMove)}`);
+  if (!POOLER_REQUESTS.includes(out.poolerRequests)) {
+    const allowed = POOLER_REQUESTS.join(", ");
+    throw new RangeError(`poolerRequests must be one of ${allowed}, not ${JSON.stringify(out.poolerRequests)}`);
+  }
   return out;
 }
 
@@ -69,7 +93,7 @@ export function describeBehaviours(b: ServiceBehaviours): string {
   return [
     `deletes ${b.deleteOperations ? "return a running suspend_compute" : "return no operations"}`,
     `429 ${b.retryAfter ? "with" : "without"} Retry-After`,
-    `pooler fields ${b.poolerFields ? "present" : "absent"}`,
+    `pooler fields ${b.poolerFields ? "present" : "absent"} in responses, ${poolerRule(b)} in requests`,
     `restart of an idle compute ${b.restartRequiresActive ? "refused" : "allowed"}`,
     `new branches not ready for their create_branch operation${b.branchReadyDelayMs ? ` + ${b.branchReadyDelayMs} ms` : ""}`,
     `branch_id in an update ${b.branchMove === "moves" ? "moves the compute" : b.branchMove}`,

@@ -25,6 +25,8 @@ describe("cli", () => {
     expect(() => parseCli(["--port", "abc"])).toThrow(/--port/);
     expect(() => parseCli(["--bogus"])).toThrow();
     expect(parseCli(["--branch-move", "refused"]).branchMove).toBe("refused");
+    expect(parseCli(["--pooler-requests", "refused"]).poolerRequests).toBe("refused");
+    expect(() => parseCli(["--pooler-requests", "no"])).toThrow(/--pooler-requests.*allowed: accepted, refused/);
     expect(() => parseCli(["--branch-move", "sideways"])).toThrow(/--branch-move.*allowed: moves, refused, ignored/);
   });
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { BRANCH_MOVES, type BranchMove } from "./behaviours";
+import { BRANCH_MOVES, POOLER_REQUESTS, type BranchMove, type PoolerRequests } from "./behaviours";
 import { parseFaultSpec } from "./faults";
 import { startEmulator, type EmulatorOptions, type Plan } from "./index";
 
@@ -21,6 +21,8 @@ const USAGE = `Usage: neon-emulator [options]
   --no-delete-operations     deletes return no operations (default: a running suspend_compute, as the real service)
   --retry-after              429s carry Retry-After (default: none, as the real service)
   --pooler-fields            responses carry the deprecated pooler_enabled / pooler_mode (default: absent)
+  --pooler-requests MODE     what a request's pooler fields get: accepted (default: ignored, or applied with
+                             --pooler-fields) or refused (400: a plausible service once Neon removes them)
   --idle-restart             restart of an idle compute is allowed (default: 422, as the real service)
   --branch-ready-delay-ms N  service ms a new branch stays "not ready" after its create_branch (default 0)
   --branch-move MODE         what branch_id in an update does: moves (default, the real service today), or
@@ -57,6 +59,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
       "no-delete-operations": { type: "boolean" },
       "retry-after": { type: "boolean" },
       "pooler-fields": { type: "boolean" },
+      "pooler-requests": { type: "string" },
       "idle-restart": { type: "boolean" },
       "branch-ready-delay-ms": { type: "string" },
       "branch-move": { type: "string" },
@@ -71,6 +74,10 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
   const branchMove = v["branch-move"];
   if (branchMove !== undefined && !(BRANCH_MOVES as readonly string[]).includes(branchMove)) {
     throw new Error(`--branch-move: "${branchMove}" is not allowed; allowed: ${BRANCH_MOVES.join(", ")}`);
+  }
+  const poolerRequests = v["pooler-requests"];
+  if (poolerRequests !== undefined && !(POOLER_REQUESTS as readonly string[]).includes(poolerRequests)) {
+    throw new Error(`--pooler-requests: "${poolerRequests}" is not allowed; allowed: ${POOLER_REQUESTS.join(", ")}`);
   }
   return {
     help: v.help,
@@ -90,6 +97,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
     deleteOperations: v["no-delete-operations"] ? false : undefined,
     retryAfter: v["retry-after"] || undefined,
     omitPoolerFields: v["pooler-fields"] ? false : undefined,
+    poolerRequests: poolerRequests as PoolerRequests | undefined,
     restartRequiresActive: v["idle-restart"] ? false : undefined,
     branchReadyDelayMs: num("branch-ready-delay-ms", v["branch-ready-delay-ms"]),
     branchMove: branchMove as BranchMove | undefined,

@@ -1,6 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describeBehaviours, resolveBehaviours, type BranchMove, type ServiceBehaviours } from "./behaviours";
+import {
+  describeBehaviours,
+  resolveBehaviours,
+  type BranchMove,
+  type PoolerRequests,
+  type ServiceBehaviours,
+} from "./behaviours";
 import { answerClientError } from "./client-error";
 import { FaultInjector, type FaultKind, type FaultRule } from "./faults";
 import { Lifecycle } from "./lifecycle";
@@ -47,6 +53,7 @@ export interface EmulatorOptions {
   deleteOperations?: boolean; // DELETE returns a running suspend_compute that locks the project; default true
   retryAfter?: boolean; // 429 carries Retry-After; default false
   omitPoolerFields?: boolean; // responses lack pooler_enabled / pooler_mode, requests' are ignored; default true
+  poolerRequests?: PoolerRequests; // a request's pooler fields: "accepted" (default) or "refused" (400, a guess)
   restartRequiresActive?: boolean; // restart of an idle compute answers 422; default true
   branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
   branchMove?: BranchMove; // a PATCH's branch_id: "moves" (default, the service today), "refused" or "ignored"
@@ -194,6 +201,7 @@ function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
     deleteOperations: options.deleteOperations,
     retryAfter: options.retryAfter,
     poolerFields: options.omitPoolerFields === undefined ? undefined : !options.omitPoolerFields,
+    poolerRequests: options.poolerRequests,
     restartRequiresActive: options.restartRequiresActive,
     branchReadyDelayMs: options.branchReadyDelayMs,
     branchMove: options.branchMove,

@@ -7,7 +7,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * A compute as the API shows it: every required field of the `Endpoint` schema, optional ones when known.
- * `pooler` false: without the deprecated `pooler_enabled` / `pooler_mode` (removed 2026-06-20, api.md).
+ * `pooler` false: without the deprecated `pooler_enabled` / `pooler_mode` (api.md: removal scheduled for 2026-06-20,
+ * "A response may lack them").
  */
 export function renderEndpoint(e: EndpointRecord, pooler = false): Record<string, unknown> {
   const { proxyHost } = regionHosts(e.regionId);

@@ -1,3 +1,4 @@
+import type { PoolerRule } from "./behaviours";
 import { badRequest } from "./errors";
 import type { EndpointConfig, EndpointType } from "./types";
 
@@ -79,12 +80,13 @@ export function branchId(field: string, v: unknown): string {
 
 /**
  * The settable config fields present in `ep`, each checked; sizes are checked together by `resolveSizes`.
- * `pooler` false: the service no longer has `pooler_enabled` / `pooler_mode` (removed 2026-06-20), so they are
- * unknown fields, ignored like any other (whether the real service refuses them is not documented: a guess).
+ * `pooler`: what `pooler_enabled` / `pooler_mode` get (behaviours.ts `poolerRule`): checked and applied, ignored
+ * like any unknown field, or refused.
  */
-export function configFields(ep: Obj, prefix: string, pooler = true): Partial<EndpointConfig> {
+export function configFields(ep: Obj, prefix: string, pooler: PoolerRule = "applied"): Partial<EndpointConfig> {
   const out: Partial<EndpointConfig> = {};
   const f = (k: string): string => `${prefix}.${k}`;
+  if (pooler === "refused") refusePoolerFields(ep, prefix);
   if (ep.autoscaling_limit_min_cu !== undefined)
     out.autoscaling_limit_min_cu = size(f("autoscaling_limit_min_cu"), ep.autoscaling_limit_min_cu);
   if (ep.autoscaling_limit_max_cu !== undefined)
@@ -92,8 +94,9 @@ export function configFields(ep: Obj, prefix: string, pooler = true): Partial<En
   if (ep.suspend_timeout_seconds !== undefined)
     out.suspend_timeout_seconds = suspendTimeout(f("suspend_timeout_seconds"), ep.suspend_timeout_seconds);
   if (ep.provisioner !== undefined) out.provisioner = oneOf(f("provisioner"), ep.provisioner, PROVISIONERS);
-  if (pooler && ep.pooler_enabled !== undefined) out.pooler_enabled = bool(f("pooler_enabled"), ep.pooler_enabled);
-  if (pooler && ep.pooler_mode !== undefined)
+  if (pooler === "applied" && ep.pooler_enabled !== undefined)
+    out.pooler_enabled = bool(f("pooler_enabled"), ep.pooler_enabled);
+  if (pooler === "applied" && ep.pooler_mode !== undefined)
     out.pooler_mode = oneOf(f("pooler_mode"), ep.pooler_mode, ["transaction"]);
   if (ep.disabled !== undefined) out.disabled = bool(f("disabled"), ep.disabled);
   if (ep.passwordless_access !== undefined)
@@ -105,6 +108,19 @@ export function configFields(ep: Obj, prefix: string, pooler = true): Partial<En
     out.settings = { pg_settings: pg };
   }
   return out;
+}
+
+/**
+ * 400 for a request carrying a deprecated pooler field, as a service that removed them may answer (OpenAPI: deprecated;
+ * `pooler_mode` "will be removed after 2026-06-20"). Whether it refuses, and its status and wording: a **guess**.
+ */
+function refusePoolerFields(ep: Obj, prefix: string): void {
+  const sent = ["pooler_enabled", "pooler_mode"].filter((k) => ep[k] !== undefined);
+  if (sent.length === 0) return;
+  throw badRequest(
+    `${sent.map((k) => `${prefix}.${k}`).join(", ")}: not accepted; the pooler settings were removed from the API ` +
+      `(connection pooling is always available: append -pooler to the endpoint id in the host)`,
+  );
 }
 
 /**
@@ -149,7 +165,11 @@ export interface EndpointCreate {
 }
 
 /** POST /projects/{id}/endpoints body: `{endpoint: {branch_id, type, ...}}`; region must be the project's. */
-export function parseEndpointCreate(body: unknown, projectRegion: string, pooler = true): EndpointCreate {
+export function parseEndpointCreate(
+  body: unknown,
+  projectRegion: string,
+  pooler: PoolerRule = "applied",
+): EndpointCreate {
   const ep = requireObject(requireObject(body).endpoint, "endpoint");
   if (ep.branch_id === undefined) throw badRequest("endpoint.branch_id is required");
   if (ep.type === undefined) throw badRequest("endpoint.type is required; allowed values: read_write, read_only");
@@ -170,7 +190,7 @@ export interface EndpointUpdate {
 export function parseEndpointUpdate(
   body: unknown,
   current: { type: string; regionId: string },
-  pooler = true,
+  pooler: PoolerRule = "applied",
 ): EndpointUpdate {
   const ep = requireObject(requireObject(body).endpoint, "endpoint");
   if (ep.type !== undefined && ep.type !== current.type) throw badRequest("endpoint.type cannot be changed");

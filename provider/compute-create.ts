@@ -13,6 +13,7 @@
 import type { Endpoint } from "../sdk";
 import { ApiEndpoint, toCreateBody, toOutputs } from "./compute-mapping";
 import { describeBranchConflict, patchCompute } from "./compute-patch";
+import { poolerRefusal } from "./compute-refusal";
 import { errorKind, ResourceInitError } from "./errors";
 import { attemptName } from "./compute-owner";
 import { warn } from "./diagnostics";
@@ -78,12 +79,14 @@ async function withDeclaredName(endpoint: ApiEndpoint, inputs: Props): Promise<A
 }
 
 /**
- * A create failed. A primary refused because its branch has one gets an explanation naming that compute. If the
- * compute exists (the client names it in `resourceId` when waiting failed), it is reported with its id so the engine
- * keeps it. Anything else stands as it is.
+ * A create failed. A primary refused because its branch has one gets an explanation naming that compute; a refusal of
+ * the deprecated pooler fields says to remove them. If the compute exists (the client names it in `resourceId` when
+ * waiting failed), it is reported with its id so the engine keeps it. Anything else stands as it is.
  */
 async function failedCreate(inputs: Props, error: unknown): Promise<unknown> {
   const projectId = String(inputs.projectId);
+  const pooler = poolerRefusal(error, toCreateBody(inputs).endpoint);
+  if (pooler) return pooler;
   if (errorKind(error) === "conflict" && (inputs.type ?? "read_write") === "read_write") {
     return new Error(await describeBranchConflict(projectId, String(inputs.branchId), { creating: inputs }), {
       cause: error,

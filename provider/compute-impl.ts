@@ -38,14 +38,15 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   return { inputs: news, failures };
 }
 
-/** Deprecated inputs in use (api.md, Pooler fields: removed by the service on 2026-06-20). */
+/** Deprecated inputs in use (api.md, Pooler fields: removal scheduled for 2026-06-20). */
 function deprecationWarnings(news: Props): string[] {
   const used = ["poolerEnabled", "poolerMode"].filter((p) => news[p] !== undefined);
   if (used.length === 0) return [];
   return [
     `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +
-      `deprecated: Neon removed the pooler settings from its API (2026-06-20); pooling is always on through the ` +
-      `pooled host (the poolerHost output). Remove ${used.length > 1 ? "them" : "it"} from the program.`,
+      `deprecated: Neon is removing the pooler settings from its API (scheduled for 2026-06-20), and a service ` +
+      `without them may refuse them; pooling is always on through the pooled host (the poolerHost output). Remove ` +
+      `${used.length > 1 ? "them" : "it"} from the program.`,
   ];
 }
 

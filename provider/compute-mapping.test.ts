@@ -47,6 +47,15 @@ describe("compute mapping", () => {
     });
   });
 
+  it("keeps the program's value of a field the service left out, and reports none where the program set none", () => {
+    const { settings: _settings, ...bare } = record;
+    const declared = { disabled: false, pgSettings: { a: "b" }, passwordlessAccess: true, provisioner: "k8s-pod" };
+    expect(toOutputs(bare, declared)).toMatchObject(declared);
+    expect(toOutputs(bare, {})).toMatchObject({ pgSettings: {} });
+    expect(toOutputs(bare, {})).not.toHaveProperty("disabled");
+    expect(toOutputs(record, { pgSettings: { a: "b" } }).pgSettings).toEqual({ work_mem: "64MB" }); // reported wins
+  });
+
   it("inserts -pooler only after the compute id", () => {
     expect(poolerHost("ep-a", "ep-a.eu.neon.tech")).toBe("ep-a-pooler.eu.neon.tech");
     expect(poolerHost("ep-a", "proxy.eu.neon.tech")).toBe("proxy.eu.neon.tech");

@@ -40,11 +40,14 @@ const OUTPUT_FIELDS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Deprecated fields the service may no longer report (api.md, Pooler fields: removal scheduled for 2026-06-20). When
- * the record lacks one, the output keeps what the program asked for, so that the next diff has something to compare
- * with instead of seeing a change on every `up`.
+ * Inputs whose field the service may not report: the deprecated pooler fields (api.md, Pooler fields: removal
+ * scheduled for 2026-06-20) and the fields the client does not require because the provider only copies them
+ * (sdk/schemas.ts). When the record lacks one, the output keeps what the program asked for, so that the next diff has
+ * something to compare with instead of seeing a change on every `up` (and no value is recorded as overridden by
+ * `undefined`). `pgSettings` is kept the same way when the record has no `settings`. Not `name`: a compute without a
+ * name is reported without one, and that absence is a difference to apply.
  */
-const DEPRECATED_FIELDS = ["poolerEnabled", "poolerMode"];
+const MAYBE_UNREPORTED = ["poolerEnabled", "poolerMode", "disabled", "passwordlessAccess", "provisioner"];
 
 /** Inputs the provider keeps in outputs as given (the service knows nothing of them). */
 const CARRIED_INPUTS = ["restartTriggers", "resourceName", "ownerTag", "adoptId"];
@@ -88,11 +91,11 @@ export function toOutputs(endpoint: ApiEndpoint, inputs: Props): Props {
     if (endpoint[field] !== undefined && endpoint[field] !== null) outputs[name] = endpoint[field];
   }
   const settings = endpoint.settings as { pg_settings?: Props } | undefined;
-  outputs.pgSettings = settings?.pg_settings ?? {};
+  outputs.pgSettings = settings ? (settings.pg_settings ?? {}) : (inputs.pgSettings ?? {});
   outputs.poolerHost = poolerHost(endpoint.id, endpoint.host);
   outputs.maxConnections = maxConnectionsFor(Number(endpoint.autoscaling_limit_min_cu));
   for (const name of [...CARRIED_INPUTS, ...RECORDS]) if (inputs[name] !== undefined) outputs[name] = inputs[name];
-  for (const name of DEPRECATED_FIELDS)
+  for (const name of MAYBE_UNREPORTED)
     if (outputs[name] === undefined && inputs[name] !== undefined) outputs[name] = inputs[name];
   return outputs;
 }

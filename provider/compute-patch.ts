@@ -5,6 +5,7 @@
 import type { Operation } from "../sdk";
 import { ApiEndpoint, toPatchBody } from "./compute-mapping";
 import { carriesOwnerTag } from "./compute-owner";
+import { poolerRefusal, refusalAbout } from "./compute-refusal";
 import { errorKind } from "./errors";
 import { client } from "./runtime";
 
@@ -12,7 +13,8 @@ type Props = Record<string, unknown>;
 
 /**
  * Sends one PATCH with only `properties`, and answers the compute with the operations it started; a refused branch
- * move names the branch and the compute already there.
+ * move names the branch and the compute already there; a refusal says what to do only where it is about the move or
+ * the deprecated pooler fields (`explainRefusal`).
  */
 export async function patchCompute(
   projectId: string,
@@ -29,11 +31,7 @@ export async function patchCompute(
         const message = await describeBranchConflict(projectId, String(branchId), { movingId: id });
         throw new Error(message, { cause: error });
       }
-      if (errorKind(error) === "validation" && branchId) {
-        const message = await moveRefusedFor(projectId, id, news, String(branchId), (error as Error).message);
-        throw new Error(message, { cause: error });
-      }
-      throw error;
+      throw await explainRefusal(projectId, id, news, body.endpoint, error);
     });
   if (branchId !== undefined && endpoint.branch_id !== branchId) {
     const stayed = `it stayed on branch ${endpoint.branch_id}; the other changes of this update were applied`;
@@ -54,6 +52,32 @@ export class MoveNotMade extends Error {
     super(message);
     this.name = "MoveNotMade";
   }
+}
+
+/**
+ * A refused PATCH, explained where the refusal is plausibly about something the provider can advise on: the
+ * deprecated pooler fields (compute-refusal.ts), or the move (`branch_id` is deprecated). A refusal that names another field (a size a Free plan refuses, sent with a move)
+ * passes with the service's own message; one that names nothing the provider can tell gets the move advice
+ * conditionally, after the service's message.
+ */
+async function explainRefusal(
+  projectId: string,
+  id: string,
+  news: Props,
+  fields: Record<string, unknown>,
+  error: unknown,
+): Promise<unknown> {
+  const pooler = poolerRefusal(error, fields);
+  if (pooler) return pooler;
+  const branchId = fields.branch_id;
+  if (typeof branchId !== "string") return error;
+  const about = refusalAbout(error, /branch/i, fields, ["branch_id"]);
+  if (about === "subject") {
+    return new Error(await moveRefusedFor(projectId, id, news, branchId, (error as Error).message), { cause: error });
+  }
+  if (about !== "unclear") return error;
+  const advice = `If the refusal is about moving compute ${id} to branch ${branchId}: ${MOVE_BY_REPLACEMENT}`;
+  return new Error(`${(error as Error).message}. ${advice}`, { cause: error });
 }
 
 /** The move error for this compute: for a primary whose target branch has one, the branch conflict comes first. */
@@ -78,13 +102,13 @@ async function moveRefusedFor(
  * way to move, and the update fails rather than record a compute on a branch it is not on.
  */
 function moveRefused(id: string, branchId: string, why: string): string {
-  return (
-    `the service did not move compute ${id} to branch ${branchId} (${why}). Moving a compute with an update ` +
-    `(branch_id) is deprecated by Neon; replace it instead: pulumi up --replace <its URN> makes a new compute on ` +
-    `the new branch, then deletes this one (no deleteBeforeReplace needed: the new branch has no primary); the ` +
-    `option replacementTrigger set to the branchId makes later branch changes replacements`
-  );
+  return `the service did not move compute ${id} to branch ${branchId} (${why}). ${MOVE_BY_REPLACEMENT}`;
 }
+
+const MOVE_BY_REPLACEMENT =
+  "Moving a compute with an update (branch_id) is deprecated by Neon; replace it instead: pulumi up --replace <its " +
+  "URN> makes a new compute on the new branch, then deletes this one (no deleteBeforeReplace needed: the new branch " +
+  "has no primary); the option replacementTrigger set to the branchId makes later branch changes replacements";
 
 /** What was being done when a branch's one primary was in the way. */
 export type BranchConflictCause = { movingId: string } | { creating: Record<string, unknown> };
@@ -117,20 +141,29 @@ function branchConflictMessage(branchId: string, cause: BranchConflictCause, hol
 function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): string {
   const id = holder?.id ?? "ep-...";
   if ("movingId" in cause) return `move or delete ${id} first, or make this compute type read_only`;
-  if (holder && carriesOwnerTag(holder, cause.creating)) {
-    return (
-      `${id} carries this resource's tag (its project, stack and resource names), so it is one of three: the compute ` +
-      `this resource is being replaced from (pulumi up --replace, a replacementTrigger, a new parent: Pulumi creates ` +
-      `the new compute before deleting the old one), so give this resource the option deleteBeforeReplace: true; or ` +
-      `one an interrupted pulumi up made for it (Pulumi then warned of a pending create): nothing uses it, so delete ` +
-      `it (a compute holds no data; its branch does) and run pulumi up again; or the primary of another stack with ` +
-      `the same project and stack names (another backend or organization): it is not yours, so use another branch`
-    );
-  }
+  if (holder && carriesOwnerTag(holder, cause.creating)) return taggedRemedy(id);
   return (
     `if ${id} belongs to a resource this update removes, Pulumi creates before it deletes: remove that resource in ` +
     `an update of its own first (or run pulumi up --continue-on-error, then again); if nothing manages it, adopt it ` +
     `with adoptId: "${id}"; for a read replica set type: "read_only"`
+  );
+}
+
+/**
+ * The branch's primary carries this resource's tag. The provider cannot see the resource's options, so the advice
+ * holds whether or not it already has deleteBeforeReplace (an interrupted `up --replace` of one that has it leaves
+ * the compute of the interrupted attempt on the branch: adding the option again would change nothing).
+ */
+function taggedRemedy(id: string): string {
+  return (
+    `${id} carries this resource's tag (its project, stack and resource names). If this is a replacement (pulumi up ` +
+    `--replace, a replacementTrigger, a new parent: Pulumi creates the new compute before deleting the old one) and ` +
+    `the resource does not have the option deleteBeforeReplace: true, ${id} is most likely the compute it replaces: ` +
+    `give the resource that option. Otherwise (it has the option, or this is no replacement), ${id} was probably ` +
+    `left by an interrupted pulumi up (Pulumi then warned of a pending create): nothing uses it, so delete it (a ` +
+    `compute holds no data; its branch does) and run pulumi up again. If neither fits, it may be the primary of ` +
+    `another stack with the same project and stack names (another backend or organization): it is not yours, so use ` +
+    `another branch`
   );
 }
 

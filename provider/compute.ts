@@ -31,14 +31,16 @@ export interface ComputeArgs {
   pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
    * Whether pooled connections are on.
-   * @deprecated Neon removed `pooler_enabled` from its API (scheduled for 2026-06-20): pooling is always available
-   * through the pooled host (`poolerHost`). The value is still sent, and ignored by a service that dropped it.
+   * @deprecated Neon deprecated `pooler_enabled` (without a removal date; the pooler settings' removal was scheduled
+   * for 2026-06-20): pooling is always available through the pooled host (`poolerHost`). Sent only when set; a
+   * service that no longer has it may apply, ignore or refuse it, and a refusal fails the step saying to remove it.
    */
   poolerEnabled?: pulumi.Input<boolean>;
   /**
    * Pooling mode: `transaction`.
-   * @deprecated Neon removed `pooler_mode` from its API (scheduled for 2026-06-20); PgBouncer runs in transaction
-   * mode. The value is still sent, and ignored by a service that dropped it.
+   * @deprecated Neon deprecated `pooler_mode` (OpenAPI: "will be removed after 2026-06-20"); PgBouncer runs in
+   * transaction mode. Sent only when set; a service that no longer has it may apply, ignore or refuse it, and a
+   * refusal fails the step saying to remove it.
    */
   poolerMode?: pulumi.Input<"transaction">;
   /** A disabled compute refuses connections. */
@@ -113,6 +115,7 @@ function ownerTagOf(name: string): string {
  * only PATCH it.
  */
 export class Compute extends pulumi.dynamic.Resource {
+  // Outputs typed `| undefined` come from fields the service may leave out of its answer (sdk/schemas.ts).
   declare readonly endpointId: pulumi.Output<string>;
   declare readonly projectId: pulumi.Output<string>;
   declare readonly branchId: pulumi.Output<string>;
@@ -122,11 +125,11 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
   declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
   declare readonly pgSettings: pulumi.Output<Record<string, string>>;
-  declare readonly poolerEnabled: pulumi.Output<boolean>;
-  declare readonly poolerMode: pulumi.Output<string>;
-  declare readonly disabled: pulumi.Output<boolean>;
-  declare readonly passwordlessAccess: pulumi.Output<boolean>;
-  declare readonly provisioner: pulumi.Output<string>;
+  declare readonly poolerEnabled: pulumi.Output<boolean | undefined>;
+  declare readonly poolerMode: pulumi.Output<string | undefined>;
+  declare readonly disabled: pulumi.Output<boolean | undefined>;
+  declare readonly passwordlessAccess: pulumi.Output<boolean | undefined>;
+  declare readonly provisioner: pulumi.Output<string | undefined>;
   declare readonly name: pulumi.Output<string | undefined>;
   declare readonly restartTriggers: pulumi.Output<unknown[] | undefined>;
   declare readonly adoptId: pulumi.Output<string | undefined>;
@@ -134,16 +137,16 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly host: pulumi.Output<string>;
   /** Pooled connection host (`-pooler` after the compute id). */
   declare readonly poolerHost: pulumi.Output<string>;
-  declare readonly proxyHost: pulumi.Output<string>;
+  declare readonly proxyHost: pulumi.Output<string | undefined>;
   /** init, active or idle. */
   declare readonly currentState: pulumi.Output<string>;
   declare readonly pendingState: pulumi.Output<string | undefined>;
-  declare readonly creationSource: pulumi.Output<string>;
+  declare readonly creationSource: pulumi.Output<string | undefined>;
   declare readonly lastActive: pulumi.Output<string | undefined>;
   declare readonly startedAt: pulumi.Output<string | undefined>;
   declare readonly suspendedAt: pulumi.Output<string | undefined>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
   declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
   /** Postgres max_connections, fixed by the minimum size. */
   declare readonly maxConnections: pulumi.Output<number>;

@@ -4,7 +4,7 @@
  * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigSource, NeonClient, NeonError, resolveConfig } from "../sdk";
+import { ConfigSource, NeonClient, NeonError, Project, resolveConfig } from "../sdk";
 
 export interface GetProjectsArgs {
   /** Only projects whose name or id contains this text. */
@@ -13,17 +13,17 @@ export interface GetProjectsArgs {
   orgId?: string;
 }
 
-/** A project as listed, in camelCase. */
+/** A project as listed, in camelCase. A field the service did not report is absent (never the text "undefined"). */
 export interface ProjectSummary {
   id: string;
   name: string;
-  platformId: string;
+  platformId?: string;
   regionId: string;
-  provisioner: string;
-  pgVersion: number;
-  proxyHost: string;
-  createdAt: string;
-  updatedAt: string;
+  provisioner?: string;
+  pgVersion?: number;
+  proxyHost?: string;
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 export interface GetProjectsResult {
@@ -68,16 +68,17 @@ const programConfig: ConfigSource = {
   },
 };
 
-function toSummary(project: Record<string, unknown>): ProjectSummary {
-  return {
-    id: String(project.id),
-    name: String(project.name),
-    platformId: String(project.platform_id),
-    regionId: String(project.region_id),
-    provisioner: String(project.provisioner),
-    pgVersion: Number(project.pg_version),
-    proxyHost: String(project.proxy_host),
-    createdAt: String(project.created_at),
-    updatedAt: String(project.updated_at),
+function toSummary(project: Project): ProjectSummary {
+  const summary: ProjectSummary = { id: project.id, name: project.name, regionId: project.region_id };
+  const optional = {
+    platformId: project.platform_id,
+    provisioner: project.provisioner,
+    pgVersion: project.pg_version,
+    proxyHost: project.proxy_host,
+    createdAt: project.created_at,
+    updatedAt: project.updated_at,
   };
+  for (const [name, value] of Object.entries(optional))
+    if (value !== undefined) Object.assign(summary, { [name]: value });
+  return summary;
 }

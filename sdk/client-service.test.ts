@@ -114,20 +114,26 @@ describe("refusals and transient answers", () => {
 });
 
 describe("responses that lack a field", () => {
-  it("deprecated and unused fields may be absent: create, read, update and delete still work", async () => {
+  it("deprecated and only copied fields may be absent: create, read, update, delete and the project list work", async () => {
     await setUp();
     const unused = ["proxy_host", "provisioner", "creation_source", "passwordless_access", "updated_at"];
+    unused.push("settings", "disabled", "created_at", "platform_id", "pg_version");
     const strip = (e: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(e).filter(([k]) => !unused.includes(k)));
     const proxy = await rewritingProxy(emu, (_m, _p, body) => {
       const b = body as Record<string, unknown>;
       if (b.endpoint) return { ...b, endpoint: strip(b.endpoint as Record<string, unknown>) };
       if (Array.isArray(b.endpoints)) return { ...b, endpoints: b.endpoints.map(strip) };
+      if (Array.isArray(b.projects)) return { ...b, projects: b.projects.map(strip) };
       return body;
     });
     const c = clientFor(emu, { apiUrl: proxy.baseUrl });
+    const [project] = await c.projects.listAll();
+    expect(project).toMatchObject({ id: emu.projectId });
+    expect(project).not.toHaveProperty("created_at");
     const { endpoint } = await createReplica(c);
     expect(endpoint.pooler_enabled).toBeUndefined();
+    expect(endpoint.settings).toBeUndefined();
     expect((await c.endpoints.get(emu.projectId, endpoint.id)).id).toBe(endpoint.id);
     await c.endpoints.update(emu.projectId, endpoint.id, { suspend_timeout_seconds: 600 });
     await c.endpoints.delete(emu.projectId, endpoint.id);

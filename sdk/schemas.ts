@@ -7,9 +7,10 @@
  * unknown operation status must mean "keep waiting", not "crash".
  *
  * Required are only the fields the client and the provider act on (ids, names, sizes, states, timestamps they
- * compare); deprecated or unused ones are optional (`pooler_enabled` and `pooler_mode` were removed on 2026-06-20,
- * api.md), so a field the service drops cannot break a call. A rule learned from it: a write whose response fails
- * here may still have been applied, so it is `ambiguous` (transport.ts), never a plain failure.
+ * compare); deprecated fields (`pooler_enabled` and `pooler_mode`, whose removal was scheduled for 2026-06-20, api.md)
+ * and fields the provider only copies to outputs are optional, so a field the service drops cannot break every call.
+ * A rule learned from it: a write whose response fails here may still have been applied, so it is `ambiguous`
+ * (transport.ts), never a plain failure.
  */
 import { z } from "zod";
 import { NeonError } from "./errors";
@@ -91,14 +92,15 @@ export type OrgApiKeyRevoked = z.infer<typeof OrgApiKeyRevoked>;
 
 // ---- projects -------------------------------------------------------------------------------------------------
 
+/** A project as listed. getProjects only copies the optional fields to its result (absent there when absent here). */
 export const Project = z.object({
   id: z.string(),
   name: z.string(),
-  platform_id: z.string(),
+  platform_id: z.string().optional(),
   region_id: z.string(),
-  provisioner: z.string(),
-  pg_version: z.number().int(),
-  proxy_host: z.string(),
+  provisioner: z.string().optional(),
+  pg_version: z.number().int().optional(),
+  proxy_host: z.string().optional(),
   active_time: z.number().optional(),
   cpu_used_sec: z.number().optional(),
   branch_logical_size_limit: z.number().optional(),
@@ -106,8 +108,8 @@ export const Project = z.object({
   store_passwords: z.boolean().optional(),
   creation_source: z.string().optional(),
   owner_id: z.string().optional(),
-  created_at: timestamp,
-  updated_at: timestamp,
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
   org_id: z.string().optional(),
   locked: z.boolean().optional(),
 });
@@ -154,6 +156,14 @@ const PgSettings = z.record(z.string(), z.string());
 
 export const EndpointSettings = z.object({ pg_settings: PgSettings.optional() });
 
+/**
+ * A compute. Required: what the client and the provider act on: the ids, `host` (the pooled host is derived from it),
+ * `branch_id` (a move is checked against it), the sizes and `suspend_timeout_seconds` (compared with the program's),
+ * `current_state` (a restart only of a running compute), `type` (strict: a primary is replaced delete-first and found
+ * on its branch by it) and `region_id` (a program's `regionId` is compared with it, and a difference replaces the
+ * compute: were it missing, every `up` would plan a replacement). Everything the provider only copies to outputs is
+ * optional; where the program declared such a value (`disabled`, `pgSettings`), the outputs keep the program's.
+ */
 export const Endpoint = z.object({
   id: z.string(),
   host: z.string(),
@@ -165,15 +175,15 @@ export const Endpoint = z.object({
   type: EndpointType,
   current_state: z.string(),
   pending_state: z.string().optional(),
-  settings: EndpointSettings,
-  /** Deprecated, removed 2026-06-20 (api.md): absent from the real service's responses. */
+  settings: EndpointSettings.optional(),
+  /** Deprecated; its removal was scheduled for 2026-06-20 (api.md): a response may lack it. */
   pooler_enabled: z.boolean().optional(),
-  /** Deprecated, removed 2026-06-20 (api.md): absent from the real service's responses. */
+  /** Deprecated, `x-sunset` 2026-06-20 (OpenAPI; api.md): a response may lack it. */
   pooler_mode: z.string().optional(),
-  disabled: z.boolean(),
+  disabled: z.boolean().optional(),
   passwordless_access: z.boolean().optional(),
   creation_source: z.string().optional(),
-  created_at: timestamp,
+  created_at: timestamp.optional(),
   updated_at: timestamp.optional(),
   /** Deprecated in the official spec ("use host"). */
   proxy_host: z.string().optional(),

@@ -1,4 +1,5 @@
 import { projectFor } from "../access";
+import { poolerRule, type PoolerRule } from "../behaviours";
 import { badRequest } from "../errors";
 import { defaultConfig } from "../fixture";
 import { newBranchId, newEndpointId } from "../ids";
@@ -20,7 +21,7 @@ interface BranchInput {
  * `{branch?: {name?, parent_id?, protected?}, endpoints?: [{type, sizes, suspend_timeout_seconds, ...}]}`; each
  * compute's config settled for the account's plan (plans.ts).
  */
-function parseBranchCreate(body: unknown, options: { pooler: boolean; plan?: Plan }): BranchInput {
+function parseBranchCreate(body: unknown, options: { pooler: PoolerRule; plan?: Plan }): BranchInput {
   const b = body === undefined ? {} : requireObject(body);
   const br = b.branch === undefined ? {} : requireObject(b.branch, "branch");
   const out: BranchInput = { endpoints: [] };
@@ -78,7 +79,7 @@ function newEndpoint(
 function create(ctx: RequestContext): Reply {
   const { store, ops, lifecycle } = ctx.state;
   const project = projectFor(store, ctx.key, ctx.params.project_id);
-  const input = parseBranchCreate(ctx.body, { pooler: ctx.state.behaviours.poolerFields, plan: ctx.account.plan });
+  const input = parseBranchCreate(ctx.body, { pooler: poolerRule(ctx.state.behaviours), plan: ctx.account.plan });
   const parent = input.parentId
     ? store.branch(project.id, input.parentId)
     : store.branchesOf(project.id).find((b) => b.isDefault);

@@ -1,5 +1,5 @@
 import { projectFor } from "../access";
-import type { BranchMove } from "../behaviours";
+import { poolerRule, type BranchMove } from "../behaviours";
 import { ApiError, badRequest, conflict, unprocessable } from "../errors";
 import { defaultConfig } from "../fixture";
 import { newEndpointId } from "../ids";
@@ -44,7 +44,7 @@ function withOps(ctx: RequestContext, status: number, e: EndpointRecord, ops: Op
 function create(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
   const project = projectFor(store, ctx.key, ctx.params.project_id);
-  const input = parseEndpointCreate(ctx.body, project.regionId, behaviours.poolerFields);
+  const input = parseEndpointCreate(ctx.body, project.regionId, poolerRule(behaviours));
   const sized = applySizes({ ...defaultConfig(), ...input.config }, input.config, { min: 0.25, max: 0.25 }, "endpoint");
   const config = settleConfig(ctx.account.plan, sized, "endpoint");
   const branch = store.branch(project.id, input.branchId);
@@ -72,7 +72,7 @@ function update(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
   const project = projectFor(store, ctx.key, ctx.params.project_id);
   const e = store.endpoint(project.id, ctx.params.endpoint_id);
-  const input = parseEndpointUpdate(ctx.body, { type: e.type, regionId: e.regionId }, behaviours.poolerFields);
+  const input = parseEndpointUpdate(ctx.body, { type: e.type, regionId: e.regionId }, poolerRule(behaviours));
   const current = { min: e.config.autoscaling_limit_min_cu, max: e.config.autoscaling_limit_max_cu };
   const sized = applySizes({ ...e.config, ...input.config }, input.config, current, "endpoint");
   const next = settleConfig(ctx.account.plan, sized, "endpoint");

@@ -16,8 +16,8 @@ export const SIZES = [
 type Kind = "string" | "number" | "integer" | "boolean" | "object";
 
 /**
- * The create/update fields of a compute and the JSON type each takes. Not `pooler_enabled` / `pooler_mode`: the
- * service removed them on 2026-06-20 (api.md), so it ignores them like any unknown field.
+ * The create/update fields of a compute and the JSON type each takes. Not `pooler_enabled` / `pooler_mode`: their
+ * removal was scheduled for 2026-06-20 (api.md), and the emulator by default ignores them like any unknown field.
  */
 export const ENDPOINT_FIELDS: Record<string, Kind> = {
   branch_id: "string",

@@ -5,8 +5,8 @@
  * (ajv would otherwise reject every `null` the real service sends for `last_used_at`), `$ref` points into
  * `#/components/schemas`, and vendor keys (`x-sensitive`, `x-sunset`) or `example` would make strict ajv
  * throw. One reading is added: a property the vendor marks `deprecated` is not required, since it is on its way
- * out and a response may lack it (api.md, "Pooler fields": `pooler_enabled` / `pooler_mode` were removed on
- * 2026-06-20 and are still listed as required). Everything else is kept as written, so the contract is enforced
+ * out and a response may lack it (api.md, "Pooler fields": the removal of `pooler_enabled` / `pooler_mode` was
+ * scheduled for 2026-06-20, and they are still listed as required). Everything else is kept as written, so the contract is enforced
  * as the vendor published it.
  */
 

@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => world.stop());
 
-async function interruptedAfterCreate(stack: LocalStack) {
-  const running = stack.up({ skipPreview: true });
+async function interruptedAfterCreate(stack: LocalStack, running = stack.up({ skipPreview: true })) {
   const deadline = Date.now() + 20_000;
   while (
     !world.emulator.requests.some((r) => r.method === "POST" && r.path.endsWith("/endpoints") && r.status === 201)
@@ -64,13 +63,38 @@ describe("an up interrupted after the service created the compute", () => {
     expect(next.error?.message).toContain(`its primary (read_write) compute is ${stray.id}`);
     expect(next.error?.message).toContain("carries this resource's tag");
     expect(next.error?.message).toContain(
-      "one an interrupted pulumi up made for it (Pulumi then warned of a pending create)",
+      `${stray.id} was probably left by an interrupted pulumi up (Pulumi then warned of a pending create)`,
     );
     expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
     await world.api.endpoints.delete(world.projectId, stray.id);
     ok(await stack.up());
     const [created] = await computesOn(branch);
     expect(outputs(stack).id).toBe(created.id);
+    ok(await stack.destroy());
+  });
+
+  it("a primary that has deleteBeforeReplace, its up --replace interrupted: the advice does not stop at adding the option", async () => {
+    const branch = world.branches.main;
+    const stack = world.stack(() => ({
+      id: new Compute("db", { projectId: world.projectId, branchId: branch }, { deleteBeforeReplace: true }).id,
+    }));
+    const [fixturePrimary] = await computesOn(branch);
+    await world.api.endpoints.delete(world.projectId, fixturePrimary.id);
+    ok(await stack.up({ skipPreview: true }));
+    world.emulator.requests.splice(0);
+    const running = stack.up({ replace: ["db"], skipPreview: true });
+    await interruptedAfterCreate(stack, running);
+    const [stray] = await computesOn(branch);
+    const next = await stack.up();
+    const message = next.error?.message ?? "";
+    expect(message).toContain(`its primary (read_write) compute is ${stray.id}`);
+    expect(message).not.toMatch(/replaced from \([^)]*\), so give this resource the option deleteBeforeReplace/);
+    expect(message).toContain("and the resource does not have the option deleteBeforeReplace: true");
+    expect(message).toContain(
+      `Otherwise (it has the option, or this is no replacement), ${stray.id} was probably left by an interrupted`,
+    );
+    await world.api.endpoints.delete(world.projectId, stray.id);
+    ok(await stack.up());
     ok(await stack.destroy());
   });
 });

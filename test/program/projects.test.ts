@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Emulator, startEmulator } from "../../emulator";
 import { getProjects, getProjectsOutput } from "../../provider";
+import { rewritingProxy } from "../../sdk/testing.test.helpers";
 
 let emulator: Emulator;
 const PROJECTS = 405; // more than one page of 400
@@ -42,6 +43,25 @@ describe("getProjects", () => {
       "analytics-307",
       "analytics-7",
     ]);
+  });
+
+  it("leaves out of a summary what the service did not report, never the text undefined or NaN", async () => {
+    const copied = ["platform_id", "provisioner", "pg_version", "proxy_host", "created_at", "updated_at"];
+    const proxy = await rewritingProxy(emulator, (_method, _path, body) => {
+      const b = body as { projects?: Record<string, unknown>[] };
+      if (!b.projects) return body;
+      const strip = (p: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(p).filter(([k]) => !copied.includes(k)));
+      return { ...b, projects: b.projects.map(strip) };
+    });
+    pulumi.runtime.setConfig("neon:apiUrl", proxy.baseUrl);
+    try {
+      const { projects } = await getProjects({ search: "analytics-7" });
+      expect(projects).toEqual([{ id: expect.any(String), name: "analytics-7", regionId: expect.any(String) }]);
+    } finally {
+      pulumi.runtime.setConfig("neon:apiUrl", emulator.baseUrl);
+      await proxy.close();
+    }
   });
 
   it("has an Output form for inputs that are Outputs", async () => {

@@ -162,7 +162,7 @@ async function afterKilledPrimaryCreate(rig: Rig, declared: DeclaredWorld, urn: 
   const next = await rig.up(programOf(declared, rig.projects));
   problems.push(...warnedOf(next, urn, "creating"), ...untouched(next, stray.id));
   const message = next.errors[0]?.message ?? "";
-  for (const says of ["carries this resource's tag", "one an interrupted pulumi up made for it", "delete it"])
+  for (const says of ["carries this resource's tag", "was probably left by an interrupted pulumi up", "delete it"])
     if (!message.includes(says)) problems.push(`the failed up does not say "${says}": ${message || "no error"}`);
   const named = /its primary \(read_write\) compute is (ep-[a-z0-9-]+)/.exec(message)?.[1];
   if (named !== stray.id) problems.push(`the message names ${named}, the stray is ${stray.id}`);

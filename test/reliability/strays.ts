@@ -40,7 +40,7 @@ export function warnedOf(result: CommandResult | undefined, token: string): bool
 /** How the user was told of a compute the stack does not hold, or undefined when nobody told them. */
 export function computeReported(
   rig: Rig,
-  compute: { id: string; name?: string | null; created_at: string },
+  compute: { id: string; name?: string | null; created_at?: string },
 ): string | undefined {
   const name = compute.name ?? "";
   for (const operation of rig.stack.state.pendingOperations) {
@@ -52,7 +52,7 @@ export function computeReported(
     );
     if (warned) return `left by the interrupted create of ${operation.resource.urn}, which Pulumi warned of`;
   }
-  const maker = commandAt(rig.results, compute.created_at);
+  const maker = compute.created_at === undefined ? undefined : commandAt(rig.results, compute.created_at);
   if (warnedOf(maker, compute.id) || (name !== "" && warnedOf(maker, name)))
     return "named in a warning of the command that made it";
   return undefined;
