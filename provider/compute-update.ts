@@ -66,7 +66,8 @@ export function outputsAfter(endpoint: ApiEndpoint, news: Props, asked: string[]
   const overridden: Overrides = { ...previous };
   const refused = new Set(planComputeChange(outputs, news).patch);
   for (const property of asked) {
-    if (!refused.has(property)) delete overridden[property];
+    // A value the answer does not report is no override: the service did not say it kept another one.
+    if (!refused.has(property) || outputs[property] === undefined) delete overridden[property];
     else if (!(property in overridden)) {
       overridden[property] = { requested: news[property], service: outputs[property] };
       warn(overrideMessage(endpoint.id, news, property, outputs[property]));
