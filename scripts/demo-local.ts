@@ -16,6 +16,8 @@ const EXAMPLE = "primary-replica-key";
 export interface LocalDemoOptions {
   quiet: boolean;
   color: boolean;
+  /** The terminal's width: a failed step's line is cut to it. */
+  width: number;
 }
 
 export async function runLocally(emulator: Emulator, options: LocalDemoOptions): Promise<void> {
@@ -80,7 +82,8 @@ function progress(
   widths: { type: number; name: number },
   options: LocalDemoOptions,
 ): void {
-  if (!deployment.preview && isShown(step)) process.stdout.write(`${renderStep(step, widths, options.color)}\n`);
+  if (deployment.preview || !isShown(step)) return;
+  process.stdout.write(`${renderStep(step, { widths, color: options.color, width: options.width })}\n`);
 }
 
 function writes(result: CommandResult): string[] {

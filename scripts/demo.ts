@@ -17,7 +17,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   try {
     const cli = findPulumi();
     if (cli) await runWithCli(cli, emulator);
-    else await runLocally(emulator, { quiet: argv.includes("--quiet"), color: process.stdout.isTTY === true });
+    else {
+      const width = process.stdout.columns ?? 100;
+      await runLocally(emulator, { quiet: argv.includes("--quiet"), color: process.stdout.isTTY === true, width });
+    }
     process.stdout.write("demo: done\n");
     return 0;
   } catch (error) {
