@@ -21,10 +21,9 @@ export interface LocalDemoOptions {
 }
 
 export async function runLocally(emulator: Emulator, options: LocalDemoOptions): Promise<void> {
-  say(
-    "no Pulumi CLI on PATH: running example (a) through the local engine (pulumi-neon-dynamic/testing, a model of " +
-      `the Pulumi engine's steps, not the Pulumi CLI) against the local emulator at ${emulator.baseUrl}`,
-  );
+  // Two lines that fit a terminal of 100 columns (the emulator's address varies in length: it is not among them).
+  say("no Pulumi CLI on PATH: running example (a) through the local engine, against the emulator");
+  say("(pulumi-neon-dynamic/testing: a model of the Pulumi engine's steps, not the Pulumi CLI)");
   const stack = new LocalStack({
     program: moduleProgram(path.join(REPO_ROOT, "dist", "examples", EXAMPLE, "index.js")),
     project: "neon-primary-replica-key",
@@ -61,7 +60,7 @@ export async function runLocally(emulator: Emulator, options: LocalDemoOptions):
   narrate("$ pulumi up --skip-preview");
   const resize = await stack.up({ skipPreview: true });
   showAfterProgress(resize);
-  narrate(`requests that changed something: ${writes(resize).join(", ") || "none"}`);
+  narrate(`change requests sent: ${writes(resize).join(", ") || "none"}`);
   narrate("$ pulumi up   (again: nothing to do)");
   const again = await stack.up();
   showAfterProgress(again);

@@ -42,6 +42,9 @@ describe("demo without the Pulumi CLI", () => {
     expect(code).toBe(0);
     const lines = output.split("\n");
     expect(lines[0]).toMatch(/^demo: no Pulumi CLI on PATH: running example \(a\) through the local engine/);
+    expect(lines[1]).toMatch(/a model of the Pulumi engine's steps, not the Pulumi CLI/);
+    // What it is, in lines that fit a terminal of 100 columns (it was one line of about 210).
+    for (const line of lines.slice(0, 2)) expect(line.length).toBeLessThanOrEqual(100);
     const story = [
       /\$ pulumi preview/,
       /^ \+ neon:Compute +primary +create$/m,
@@ -51,7 +54,7 @@ describe("demo without the Pulumi CLI", () => {
       /ciApiKey +: "\[secret\]"/,
       /ciKeyProjectId +: "[a-z0-9-]+"/, // the CI key is limited to the demo's project (an organization's)
       /warning: Compute "primary" \(ep-[a-z0-9-]+\) will restart if it is running: autoscalingLimitMaxCu 2 -> 4/,
-      /requests that changed something: PATCH \/projects\/[a-z0-9-]+\/endpoints\/ep-[a-z0-9-]+$/m,
+      /change requests sent: PATCH \/projects\/[a-z0-9-]+\/endpoints\/ep-[a-z0-9-]+$/m,
       /^Resources: 4 unchanged \(up: done\)$/m,
       /requests: 0/,
       /^Resources: 4 deleted \(destroy: done\)$/m,
@@ -74,8 +77,9 @@ describe("demo without the Pulumi CLI", () => {
     expect(code).toBe(0);
     const lines = output.split("\n").filter((line) => line !== "");
     expect(lines[0]).toMatch(/^demo: no Pulumi CLI on PATH/);
-    expect(lines.slice(1, -1).every((line) => line.startsWith("Resources: "))).toBe(true);
-    expect(lines.slice(1, -1)).toHaveLength(6); // preview, up, preview, up, up, destroy
+    expect(lines[1]).toMatch(/^demo: \(pulumi-neon-dynamic\/testing: /);
+    expect(lines.slice(2, -1).every((line) => line.startsWith("Resources: "))).toBe(true);
+    expect(lines.slice(2, -1)).toHaveLength(6); // preview, up, preview, up, up, destroy
     expect(lines[lines.length - 1]).toBe("demo: done");
   });
 
