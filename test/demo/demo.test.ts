@@ -19,8 +19,11 @@ function pathWithoutPulumi(): string {
   return dirs.filter((dir) => !findPulumi(dir)).join(path.delimiter);
 }
 
-function runDemo(args: string[] = []): Promise<{ code: number | null; signal: string | null; output: string }> {
-  const env = { ...process.env, PATH: pathWithoutPulumi(), NEON_API_KEY: "", NEON_API_HOST: "" };
+function runDemo(
+  args: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; signal: string | null; output: string }> {
+  const env = { ...process.env, PATH: pathWithoutPulumi(), NEON_API_KEY: "", NEON_API_HOST: "", ...extraEnv };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SCRIPT, ...args], { cwd: REPO_ROOT, env });
     let output = "";
@@ -82,6 +85,36 @@ describe("demo without the Pulumi CLI", () => {
     expect(lines.slice(2, -1)).toHaveLength(6); // preview, up, preview, up, up, destroy
     expect(lines[lines.length - 1]).toBe("demo: done");
   });
+
+  // Guard: the demo wrote to the stdin of a `pulumi` that had exited (EPIPE) with no handler: it crashed, leaving its
+  // backend directory in the temp dir.
+  it.each(["exit 1", "exit 0"])(
+    "with a pulumi on PATH that exits at once (%s), fails saying why, exits 1 and leaves nothing behind",
+    async (script) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-pulumi-"));
+      try {
+        const bin = path.join(dir, "bin");
+        const tmp = path.join(dir, "tmp");
+        fs.mkdirSync(bin);
+        fs.mkdirSync(tmp);
+        fs.writeFileSync(path.join(bin, "pulumi"), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+        const PATH = [bin, pathWithoutPulumi()].join(path.delimiter);
+        const { code, signal, output } = await runDemo([], { PATH, TMPDIR: tmp });
+        expect(signal).toBeNull(); // it ended by itself: the emulator was closed
+        expect(code).toBe(1);
+        expect(output).toMatch(
+          /^demo: failed: pulumi (stack init exited with 1|stack output --json printed no outputs)/m,
+        );
+        expect(output).not.toMatch(/EPIPE|Unhandled/);
+        expect(fs.readdirSync(tmp)).toEqual([]); // the file backend's directory is gone
+        expect(fs.existsSync(path.join(REPO_ROOT, "examples", "primary-replica-key", "Pulumi.neon-demo.yaml"))).toBe(
+          false,
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("finds a pulumi executable on PATH", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-pulumi-"));
