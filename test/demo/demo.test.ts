@@ -4,11 +4,11 @@
  * resize that the preview warns about and that is one PATCH, an up that changes nothing, destroy), says so in its
  * first line, exits 0 and leaves nothing running. With `--quiet`, only each command's summary.
  */
-import { spawn } from "child_process";
+import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { findPulumi } from "../../scripts/demo";
+import { findPulumi, useColor } from "../../scripts/demo";
 import { REPO_ROOT } from "../plugin/world";
 
 const SCRIPT = path.join(REPO_ROOT, "dist", "scripts", "demo.js");
@@ -115,6 +115,40 @@ describe("demo without the Pulumi CLI", () => {
       }
     },
   );
+
+  it("colours only a terminal, and not with NO_COLOR (set, not empty); FORCE_COLOR forces it", () => {
+    const tty = { isTTY: true };
+    expect(useColor(tty, {})).toBe(true);
+    expect(useColor({}, {})).toBe(false);
+    expect(useColor(tty, { NO_COLOR: "1" })).toBe(false);
+    expect(useColor(tty, { NO_COLOR: "" })).toBe(true);
+    expect(useColor({}, { FORCE_COLOR: "1" })).toBe(true);
+    expect(useColor(tty, { FORCE_COLOR: "0" })).toBe(false);
+    expect(useColor(tty, { FORCE_COLOR: "1", NO_COLOR: "1" })).toBe(true);
+  });
+
+  // Guard: on a terminal the demo coloured its output whatever NO_COLOR said. `script` (util-linux) gives the demo a
+  // terminal; without it the test cannot make one.
+  const script = ["/usr/bin/script", "/bin/script"].find((file) => fs.existsSync(file));
+  (script ? it : it.skip)("on a terminal, colours its output, unless NO_COLOR is set", async () => {
+    const onTerminal = (env: NodeJS.ProcessEnv) => {
+      const command = [process.execPath, SCRIPT].map((word) => `'${word}'`).join(" ");
+      const { FORCE_COLOR: _force, NO_COLOR: _no, ...inherited } = process.env; // jest's workers set FORCE_COLOR
+      return spawnSync(script as string, ["-qec", command, "/dev/null"], {
+        cwd: REPO_ROOT,
+        env: { ...inherited, PATH: pathWithoutPulumi(), NEON_API_KEY: "", NEON_API_HOST: "", ...env },
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+    };
+    const plain = onTerminal({ NO_COLOR: "1" });
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain("demo: done");
+    expect(plain.stdout).not.toContain("\u001b[");
+    expect(plain.stdout).not.toContain("Warning");
+    const coloured = onTerminal({});
+    expect(coloured.stdout).toContain("\u001b[32m + neon:Compute");
+  });
 
   it("finds a pulumi executable on PATH", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-pulumi-"));
