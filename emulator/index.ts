@@ -64,6 +64,11 @@ export interface Emulator {
   apiKey: string;
   accountId: string;
   projectId: string;
+  /**
+   * The branches of the default project, name → id, as they are when read (the default world's: main, which holds
+   * the primary compute, dev and staging), so a test needs no API call to find a branch to put a compute on.
+   */
+  readonly branches: Record<string, string>;
   clock: { now(): number; advance(ms: number): void };
   requests: RequestLogEntry[];
   stats(): { requests: number; byStatus: Record<string, number> };
@@ -165,6 +170,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     apiKey: seeded.apiKey,
     accountId: seeded.accountId,
     projectId: seeded.projectId,
+    get branches() {
+      const branches = store.branchesOf(seeded.projectId).sort((a, b) => a.seq - b.seq);
+      return Object.fromEntries(branches.map((b) => [b.name, b.id]));
+    },
     clock,
     requests: log.entries,
     stats: () => log.stats(),

@@ -80,6 +80,13 @@ describe("server", () => {
     expect(em.stats().byStatus["200"]).toBeGreaterThan(0);
   });
 
+  it("names the default project's branches with their ids, as the API lists them", async () => {
+    expect(Object.keys(em.branches)).toEqual(expect.arrayContaining(["main", "dev", "staging"]));
+    const listed = (await c.get(`/projects/${em.projectId}/branches`)).body.branches as { id: string; name: string }[];
+    expect(em.branches).toEqual(Object.fromEntries(listed.map((b) => [b.name, b.id])));
+    expect(em.branches.dev).toMatch(/^br-[a-z0-9-]+$/);
+  });
+
   it("logs one line per request, never the key", async () => {
     const lines: string[] = [];
     const logged = await startEmulator({ rateLimit: false, log: (l) => lines.push(l) });

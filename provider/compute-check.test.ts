@@ -33,6 +33,28 @@ describe("checkComputeInputs", () => {
     expect(reasonFor({ ...valid, ...change }, property)).toContain(allowed);
   });
 
+  // Guard: "br-…" (a placeholder) was refused as "must be a branch id starting with 'br-'", which it is: the message
+  // now says the whole pattern, so what is wrong shows.
+  it.each([
+    [
+      "projectId",
+      "Shiny_Wind",
+      "a project id: 1 to 60 lowercase letters, digits and hyphens; got a string of 10 characters",
+    ],
+    [
+      "branchId",
+      "br-…",
+      "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens; got a string of 4 characters",
+    ],
+    [
+      "adoptId",
+      "ep-X",
+      "a compute id: 'ep-' then 1 to 60 lowercase letters, digits and hyphens; got a string of 4 characters",
+    ],
+  ])("says the whole pattern of an id (%s %s)", (property, value, reason) => {
+    expect(reasonFor({ ...valid, [property]: value }, property)).toBe(`must be ${reason}`);
+  });
+
   it.each([
     [1, 10, "at most 8 CU"],
     [4, 2, "larger than the maximum"],

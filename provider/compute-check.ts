@@ -35,8 +35,14 @@ const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list
 
 /** One validator per input property: the table users read in the README. */
 export const COMPUTE_RULES: Record<string, Validator> = {
-  projectId: required(isString, matches(/^[a-z0-9-]{1,60}$/, "a project id (lowercase letters, digits and '-')")),
-  branchId: required(isString, matches(/^br-[a-z0-9-]{1,60}$/, "a branch id starting with 'br-'")),
+  projectId: required(
+    isString,
+    matches(/^[a-z0-9-]{1,60}$/, "a project id: 1 to 60 lowercase letters, digits and hyphens"),
+  ),
+  branchId: required(
+    isString,
+    matches(/^br-[a-z0-9-]{1,60}$/, "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens"),
+  ),
   type: optional(oneOf(["read_write", "read_only"])),
   autoscalingLimitMinCu: optional(isSize),
   autoscalingLimitMaxCu: optional(isSize),
@@ -52,7 +58,10 @@ export const COMPUTE_RULES: Record<string, Validator> = {
   name: optional(isString, lengthBetween(1, 64)),
   regionId: optional(isString, matches(/^[a-z0-9-]{1,64}$/, "a region id such as aws-us-east-2")),
   restartTriggers: optional(isList),
-  adoptId: optional(isString, matches(/^ep-[a-z0-9-]{1,60}$/, "a compute id starting with 'ep-'")),
+  adoptId: optional(
+    isString,
+    matches(/^ep-[a-z0-9-]{1,60}$/, "a compute id: 'ep-' then 1 to 60 lowercase letters, digits and hyphens"),
+  ),
   resourceName: optional(isString),
   ownerTag: optional(isString, matches(/^[0-9a-f]{12}$/, "12 hexadecimal digits (set by the Compute class)")),
 };

@@ -41,13 +41,18 @@ function progress(line: string): void {
   process.stdout.write(`demo: ${line}\n`);
 }
 
-/** Runs the CLI in the example's directory; resolves with its stdout (also shown unless captured). */
+/**
+ * Runs the CLI in the example's directory; resolves with its stdout (also shown unless captured). A CLI that exits
+ * before its stdin is closed makes the write fail (EPIPE): that is no crash, and it fails the command only when the
+ * CLI was to read something there (the API key), since then it did not.
+ */
 function pulumi(
   cli: string,
   env: NodeJS.ProcessEnv,
   args: string[],
   options: { input?: string; capture?: boolean } = {},
 ) {
+  const command = `pulumi ${args.slice(0, 2).join(" ")}`;
   return new Promise<string>((resolve, reject) => {
     const child = spawn(cli, args, {
       cwd: EXAMPLE_DIR,
@@ -55,11 +60,16 @@ function pulumi(
       stdio: ["pipe", options.capture ? "pipe" : "inherit", "inherit"],
     });
     let stdout = "";
+    let unread: Error | undefined;
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin?.on("error", (error) => (unread = error));
     child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`pulumi ${args[0]} ${args[1] ?? ""} exited with ${code}`)),
-    );
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`${command} exited with ${code}`));
+      else if (unread && options.input)
+        reject(new Error(`${command} exited without reading its input (${unread.message})`));
+      else resolve(stdout);
+    });
     child.stdin?.end(options.input ?? "");
   });
 }
@@ -104,13 +114,27 @@ async function deploy(cli: string, emulator: Emulator, backendDir: string): Prom
     progress("pulumi up: a primary compute, a read replica and a CI API key limited to the project");
     await run(["up", "--yes", "--skip-preview=false"]);
     const outputs = await pulumi(cli, env, ["stack", "output", "--json", "--show-secrets=false"], { capture: true });
-    progress(`stack outputs (secrets hidden):\n${outputs.trim()}`);
+    progress(`stack outputs (secrets hidden):\n${stackOutputs(outputs)}`);
   } finally {
     progress("pulumi destroy");
     await run(["destroy", "--yes"]).catch((error) => progress(`destroy failed: ${error.message}`));
     await run(["stack", "rm", "--yes"]).catch((error) => progress(`stack rm failed: ${error.message}`));
     fs.rmSync(path.join(EXAMPLE_DIR, `Pulumi.${STACK}.yaml`), { force: true });
   }
+}
+
+/** `pulumi stack output --json`'s answer, checked: a CLI that printed no outputs did not deploy the example. */
+function stackOutputs(json: string): string {
+  let outputs: unknown;
+  try {
+    outputs = JSON.parse(json);
+  } catch {
+    outputs = undefined;
+  }
+  if (typeof outputs !== "object" || outputs === null || Object.keys(outputs).length === 0) {
+    throw new Error(`pulumi stack output --json printed no outputs of the example: ${JSON.stringify(json.trim())}`);
+  }
+  return JSON.stringify(outputs, null, 2);
 }
 
 /** Runs the demo with the CLI found at `cli` against `emulator`. */

@@ -16,13 +16,14 @@ const EXAMPLE = "primary-replica-key";
 export interface LocalDemoOptions {
   quiet: boolean;
   color: boolean;
+  /** The terminal's width: a failed step's line is cut to it. */
+  width: number;
 }
 
 export async function runLocally(emulator: Emulator, options: LocalDemoOptions): Promise<void> {
-  say(
-    "no Pulumi CLI on PATH: running example (a) through the local engine (pulumi-neon-dynamic/testing, a model of " +
-      `the Pulumi engine's steps, not the Pulumi CLI) against the local emulator at ${emulator.baseUrl}`,
-  );
+  // Two lines that fit a terminal of 100 columns (the emulator's address varies in length: it is not among them).
+  say("no Pulumi CLI on PATH: running example (a) through the local engine, against the emulator");
+  say("(pulumi-neon-dynamic/testing: a model of the Pulumi engine's steps, not the Pulumi CLI)");
   const stack = new LocalStack({
     program: moduleProgram(path.join(REPO_ROOT, "dist", "examples", EXAMPLE, "index.js")),
     project: "neon-primary-replica-key",
@@ -59,7 +60,7 @@ export async function runLocally(emulator: Emulator, options: LocalDemoOptions):
   narrate("$ pulumi up --skip-preview");
   const resize = await stack.up({ skipPreview: true });
   showAfterProgress(resize);
-  narrate(`requests that changed something: ${writes(resize).join(", ") || "none"}`);
+  narrate(`change requests sent: ${writes(resize).join(", ") || "none"}`);
   narrate("$ pulumi up   (again: nothing to do)");
   const again = await stack.up();
   showAfterProgress(again);
@@ -80,7 +81,8 @@ function progress(
   widths: { type: number; name: number },
   options: LocalDemoOptions,
 ): void {
-  if (!deployment.preview && isShown(step)) process.stdout.write(`${renderStep(step, widths, options.color)}\n`);
+  if (deployment.preview || !isShown(step)) return;
+  process.stdout.write(`${renderStep(step, { widths, color: options.color, width: options.width })}\n`);
 }
 
 function writes(result: CommandResult): string[] {

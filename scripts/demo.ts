@@ -3,7 +3,8 @@
  *
  * With the Pulumi CLI on PATH it runs the real `pulumi` (demo-cli.ts). Without it, which is the usual case for a
  * newcomer, it runs the same example through the local engine (demo-local.ts), and says so in its first line.
- * `--quiet` prints only each command's summary. The emulator is closed in every case.
+ * `--quiet` prints only each command's summary; colour only on a terminal, unless NO_COLOR. The emulator is closed in
+ * every case.
  */
 import { startEmulator } from "../emulator";
 import { DEMO_ORG, runWithCli, findPulumi } from "./demo-cli";
@@ -17,7 +18,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   try {
     const cli = findPulumi();
     if (cli) await runWithCli(cli, emulator);
-    else await runLocally(emulator, { quiet: argv.includes("--quiet"), color: process.stdout.isTTY === true });
+    else {
+      const width = process.stdout.columns ?? 100;
+      await runLocally(emulator, { quiet: argv.includes("--quiet"), color: useColor(process.stdout), width });
+    }
     process.stdout.write("demo: done\n");
     return 0;
   } catch (error) {
@@ -26,6 +30,16 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   } finally {
     await emulator.close();
   }
+}
+
+/**
+ * Colour only on a terminal, and not when NO_COLOR is set to anything but "" (no-color.org); FORCE_COLOR set to
+ * anything but "" or "0" asks for it anywhere, and wins over NO_COLOR as in Node's own tty.getColorDepth.
+ */
+export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "") return env.FORCE_COLOR !== "0";
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  return stream.isTTY === true;
 }
 
 if (require.main === module) {

@@ -10,5 +10,5 @@ export { Diagnostic, Severity } from "./diagnostics";
 export { ConfigInput } from "./config";
 export { Program } from "./program";
 export { moduleProgram } from "./module-program";
-export { renderResult, renderStep, ReportOptions } from "./report";
+export { renderResult, renderStep, ReportOptions, StepLineOptions } from "./report";
 export { Snapshot, ResourceState, PendingOperation } from "./state";

@@ -4,34 +4,38 @@
  * it) against the local emulator of Neon's API. Each test says what a change of the program will do.
  */
 import { Emulator, startEmulator } from "pulumi-neon-dynamic/emulator";
-import { NeonClient } from "pulumi-neon-dynamic/sdk";
 import { CommandResult, LocalStack } from "pulumi-neon-dynamic/testing";
 import { database, DatabaseArgs } from "./database";
 
+jest.setTimeout(60_000); // every command starts the provider's plugin: a test takes seconds
+
 let emulator: Emulator;
-let branches: Record<string, string>;
 let args: DatabaseArgs;
 let stack: LocalStack;
 
 beforeAll(async () => {
   emulator = await startEmulator({ operationDurationMs: 20 }); // a local Neon API, on a free port
-  const neon = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl });
-  branches = Object.fromEntries((await neon.branches.list(emulator.projectId)).map((b) => [b.name, b.id]));
-  args = { projectId: emulator.projectId, branchId: branches.dev, primaryCu: 1 };
+  args = { projectId: emulator.projectId, branchId: emulator.branches.dev, primaryCu: 1 };
   stack = new LocalStack({
     program: () => database(args),
     config: { "neon:apiKey": { secret: emulator.apiKey }, "neon:apiUrl": emulator.baseUrl },
     cwd: __dirname,
     requestLog: emulator,
   });
-  const first = await stack.up();
-  if (first.error) throw first.error;
+  await ok(stack.up());
 });
 
 afterAll(async () => {
   await stack.destroy();
   await emulator.close();
 });
+
+/** A command's result, once it is known to have succeeded: a failed command resolves with `error`, it does not throw. */
+async function ok(command: Promise<CommandResult>): Promise<CommandResult> {
+  const result = await command;
+  if (result.error) throw result.error;
+  return result;
+}
 
 /** "op name" of the program's resources in a result. */
 const plan = (result: CommandResult) =>
@@ -41,32 +45,32 @@ const writes = (result: CommandResult) =>
   (result.requests as { method: string; path: string }[]).filter((r) => r.method !== "GET");
 
 test("a second up changes nothing and sends no request", async () => {
-  const up = await stack.up();
+  const up = await ok(stack.up());
   expect(plan(up)).toEqual(expect.arrayContaining(["same primary", "same replica", "same deploy"]));
   expect(up.requests).toEqual([]);
 });
 
 test("a size change is an update that restarts the primary: the preview says so", async () => {
   args = { ...args, primaryCu: 2 };
-  const preview = await stack.preview();
+  const preview = await ok(stack.preview());
   expect(plan(preview)).toContain("update primary");
   expect(preview.warnings.join("\n")).toMatch(/Compute "primary" .* will restart/);
-  const up = await stack.up();
+  const up = await ok(stack.up());
   expect(writes(up).map((r) => r.method)).toEqual(["PATCH"]);
 });
 
 test("moving the replica to another branch is one PATCH", async () => {
-  args = { ...args, replicaBranchId: branches.staging };
-  const up = await stack.up();
+  args = { ...args, replicaBranchId: emulator.branches.staging };
+  const up = await ok(stack.up());
   expect(plan(up)).toContain("update replica");
   expect(writes(up).map((r) => r.method)).toEqual(["PATCH"]);
 });
 
 test("changing the replica's type replaces it: the new compute first, then the old one deleted", async () => {
   args = { ...args, replicaType: "read_write" };
-  const preview = await stack.preview();
+  const preview = await ok(stack.preview());
   expect(plan(preview)).toContain("replace replica");
-  const up = await stack.up();
+  const up = await ok(stack.up());
   expect(writes(up).map((r) => r.method)).toEqual(["POST", "DELETE"]);
 });
 

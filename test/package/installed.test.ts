@@ -6,16 +6,20 @@
  * subpath such as `pulumi-neon-dynamic/testing` found no types (TS2307) until package.json listed them in
  * `typesVersions`; and a subpath left out of the tarball's `files`.
  *
- * The project gets the package's dependencies (and TypeScript's) by links to this repository's node_modules, the same
- * versions npm would install, so the suite needs no network; one unpacked install serves every case.
+ * The project gets the package's dependencies (and TypeScript's, jest's and ts-jest's) by links to this repository's
+ * node_modules, the same versions npm would install, so the suite needs no network; one unpacked install serves every
+ * case, examples/testing-your-program's own setup included (it could not run on its own: no jest config, no ts-jest
+ * or TypeScript among its devDependencies).
  */
-import { execFileSync } from "child_process";
+import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const TSC = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+const JEST = path.join(REPO_ROOT, "node_modules", "jest", "bin", "jest.js");
+const EXAMPLE = path.join(REPO_ROOT, "examples", "testing-your-program");
 
 const SUBPATHS = `
 import { ApiKey, Compute, getProjectsOutput } from "pulumi-neon-dynamic";
@@ -86,6 +90,52 @@ afterAll(() => {
 describe("the packed package, installed in a project", () => {
   it.each(["node", "node16"] as const)("type-checks an import of every subpath with moduleResolution %s", (kind) => {
     expect(typeCheck(kind)).toBe("");
+  });
+
+  describe("examples/testing-your-program, on its own in the project", () => {
+    let example: string;
+    beforeAll(() => {
+      example = path.join(project, "testing-your-program");
+      fs.mkdirSync(example);
+      for (const file of fs.readdirSync(EXAMPLE).filter((name) => fs.statSync(path.join(EXAMPLE, name)).isFile())) {
+        fs.copyFileSync(path.join(EXAMPLE, file), path.join(example, file));
+      }
+    });
+
+    it("declares what its README's `npm install` and `npm test` need", () => {
+      const manifest = JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8"));
+      expect(manifest.scripts.test).toBe("jest");
+      for (const dev of ["jest", "ts-jest", "typescript", "@types/jest", "@types/node"]) {
+        expect(Object.keys(manifest.devDependencies)).toContain(dev);
+      }
+      // The package pins @pulumi/pulumi: the example asks for the same version, so npm installs one copy.
+      expect(manifest.dependencies["@pulumi/pulumi"]).toBe(
+        JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"],
+      );
+    });
+
+    it("type-checks with its own tsconfig", () => {
+      const checked = spawnSync(process.execPath, [TSC, "-p", "tsconfig.json", "--noEmit"], {
+        cwd: example,
+        encoding: "utf8",
+      });
+      expect(checked.stdout).toBe("");
+      expect(checked.status).toBe(0);
+    });
+
+    it("runs a test with its own jest config (ts-jest), against the installed package", () => {
+      const run = spawnSync(process.execPath, [JEST, "--maxWorkers=1", "size-change.test.ts"], {
+        cwd: example,
+        env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      expect({ status: run.status, output: run.stderr.slice(-2000) }).toEqual({
+        status: 0,
+        output: expect.any(String),
+      });
+      expect(run.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    }, 150_000);
   });
 
   it("resolves every subpath at run time from the project", () => {
