@@ -23,33 +23,48 @@ export interface FailureWatch {
   stop(): void;
 }
 
-const reported = new WeakSet<object>();
-let onFailure: ((error: unknown) => void) | undefined;
-let listening = false;
+/**
+ * What the handlers share, kept on the real process under a global symbol: jest loads this module once per test file
+ * into the same worker process, and each copy must not add a listener of its own (they piled up past Node's limit of
+ * ten listeners an event, and each copy kept its module alive).
+ */
+interface Containment {
+  reported: WeakSet<object>;
+  onFailure?: (error: unknown) => void;
+  /** The one `unhandledRejection` listener (a test runner may take it off between files: it is put back). */
+  listener: (reason: unknown, promise: Promise<unknown>) => void;
+}
+
+const CONTAINMENT = Symbol.for("pulumi-neon-dynamic/testing/containment");
+
+function containment(): Containment {
+  const proc = realProcess() as NodeJS.Process & { [CONTAINMENT]?: Containment };
+  const shared = (proc[CONTAINMENT] ??= { reported: new WeakSet(), listener: onRejection });
+  if (!proc.listeners("unhandledRejection").includes(shared.listener)) proc.on("unhandledRejection", shared.listener);
+  return shared;
+}
 
 /** Watches for the program's unhandled errors during one run; `failed` hears each. */
 export function watchFailures(failed: (error: unknown) => void): FailureWatch {
   const proc = realProcess();
-  if (!listening) {
-    proc.on("unhandledRejection", onRejection);
-    listening = true;
-  }
+  const shared = containment();
   const onException = (error: unknown) => {
     remember(error);
     failed(error);
   };
   proc.on("uncaughtException", onException);
-  onFailure = failed;
+  shared.onFailure = failed;
   return {
     caught: remember,
     stop: () => {
       proc.off("uncaughtException", onException);
-      if (onFailure === failed) onFailure = undefined;
+      if (shared.onFailure === failed) shared.onFailure = undefined;
     },
   };
 }
 
 function onRejection(reason: unknown, promise: Promise<unknown>): void {
+  const { reported, onFailure } = containment();
   const echo = isObject(reason) && reported.has(reason);
   if (onFailure || echo) {
     // A handler attached now makes Node emit `rejectionHandled` (or, with no listener for it, print a warning).
@@ -62,7 +77,7 @@ function onRejection(reason: unknown, promise: Promise<unknown>): void {
 }
 
 function remember(error: unknown): void {
-  if (isObject(error)) reported.add(error);
+  if (isObject(error)) containment().reported.add(error);
 }
 
 function isObject(value: unknown): value is object {
