@@ -27,7 +27,10 @@ describe("adoptionWarnings (Check)", () => {
   it("a new adoptId on a resource that has its compute adopts nothing now", () => {
     const [text] = adoptionWarnings({ projectId: "p-1", branchId: "br-1" }, news);
     expect(text).toContain("ep-old-1 is recorded but not adopted now");
-    expect(adoptionWarnings(news, { ...news, adoptId: undefined })).toEqual([]);
+    const [removed] = adoptionWarnings(news, { ...news, adoptId: undefined });
+    expect(removed).toContain("adoptId ep-old-1 is removed; the up records that and sends nothing");
+    expect(removed).toContain("Remove it in an up of its own");
+    expect(adoptionWarnings({ projectId: "p-1" }, { projectId: "p-1" })).toEqual([]);
   });
 });
 
@@ -35,7 +38,8 @@ describe("keptOnDelete (Delete)", () => {
   it("keeps a compute the state's adoptId names, saying why and how to delete it", () => {
     const text = keptOnDelete("ep-old-1", adopted);
     expect(text).toMatch(/^Compute "reader" \(ep-old-1\) was not deleted: it was adopted/);
-    expect(text).toContain("remove adoptId from the program and run pulumi up");
+    expect(text).toContain("If a replacement with adoptId took it in this up, it is managed as before");
+    expect(text).toContain("ep-old-1 is no longer managed: delete it in the Neon console");
   });
 
   it("deletes a compute whose state records no adoptId, or another id", () => {

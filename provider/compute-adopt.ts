@@ -36,11 +36,31 @@ export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
         `declares another value (these cannot change in place)`,
     );
   }
+  refuseAnotherHolder(existing, inputs);
   // A compute this resource already named (a re-adoption) keeps its name.
   const rename = inputs.name === undefined && !carriesOwnerTag(existing, inputs);
   const named = rename ? { ...inputs, name: attemptName(inputs) } : inputs;
   const patch = rename ? [...plan.patch, "name"] : plan.patch;
   return patch.length > 0 ? (await patchCompute(projectId, existing.id, named, patch)).endpoint : existing;
+}
+
+/** `pulumi-<ownerTag>-<mark>`: the name this provider gives the computes its resources create or adopt. */
+const MANAGED_NAME = /^pulumi-[0-9a-f]{12}-[0-9a-f]{8}$/;
+
+/**
+ * A compute named for another resource (another name, stack or project) is held by that resource's state: adopting
+ * it would leave two states holding one compute, and the other's destroy (or its replacement) would delete it.
+ */
+function refuseAnotherHolder(existing: ApiEndpoint, inputs: Props): void {
+  const name = (existing as { name?: unknown }).name;
+  if (typeof name !== "string" || !MANAGED_NAME.test(name) || carriesOwnerTag(existing, inputs)) return;
+  throw new Error(
+    `adoptId: compute ${existing.id} is named ${name}, the name this provider gives the compute of another Pulumi ` +
+      `resource (another resource name, stack or project), whose state may still hold it: adopting it would leave ` +
+      `two states holding one compute, and the other's destroy would delete it. To move a resource within a stack, ` +
+      `give it an alias instead of adoptId; to take a compute over from another stack, run pulumi state delete ` +
+      `<URN> there first. Once no state holds it, rename the compute (in the Neon console), then adopt it.`,
+  );
 }
 
 async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoint> {
@@ -58,8 +78,15 @@ const REPLACEMENTS = "pulumi up --replace, a replacementTrigger, a new parent";
 
 /** What Check says about `adoptId` (olds empty: a create or a replacement; else an existing resource). */
 export function adoptionWarnings(olds: Props, news: Props): string[] {
-  if (typeof news.adoptId !== "string") return [];
   const label = `Compute "${String(news.resourceName ?? "")}"`;
+  if (typeof news.adoptId !== "string") {
+    if (typeof olds.adoptId !== "string") return [];
+    return [
+      `${label}: adoptId ${olds.adoptId} is removed; the up records that and sends nothing. Remove it in an up of its ` +
+        `own: a replacement of the resource (${REPLACEMENTS}) in the same up makes a new compute and leaves ` +
+        `${olds.adoptId} on the service, unmanaged.`,
+    ];
+  }
   if (Object.keys(olds).length === 0) {
     return [
       `${label} adopts ${news.adoptId}: where its sizes, branch, provisioner or Postgres settings differ from the ` +
@@ -93,9 +120,10 @@ export function keptOnDelete(id: string, props: Props): string | undefined {
   return (
     `${labelOf(id, props)} was not deleted: it was adopted, and its state still records adoptId ${id}. While ` +
     `adoptId stays in the program, a replacement of the resource (${REPLACEMENTS}) adopts this same compute ` +
-    `again, so Pulumi never deletes it: if a replacement just took it, it is managed as before. To delete it: ` +
-    `remove adoptId from the program and run pulumi up (it sends nothing), then remove the resource or run pulumi ` +
-    `destroy; or delete it in the Neon console.`
+    `again, so Pulumi never deletes it. If a replacement with adoptId took it in this up, it is managed as before. ` +
+    `Otherwise (a destroy, a removed resource, a replacement without adoptId) ${id} is no longer managed: delete it ` +
+    `in the Neon console, or declare the resource again with adoptId ${id}, run pulumi up, remove adoptId, run ` +
+    `pulumi up, then remove the resource.`
   );
 }
 

@@ -31,7 +31,10 @@ export interface FailureWatch {
 interface Containment {
   reported: WeakSet<object>;
   onFailure?: (error: unknown) => void;
-  /** The one `unhandledRejection` listener (a test runner may take it off between files: it is put back). */
+  /**
+   * The one `unhandledRejection` listener. A test runner may take the process's listeners off around each test and
+   * put back those it saw, so before each run every copy of it is taken off and it is added once.
+   */
   listener: (reason: unknown, promise: Promise<unknown>) => void;
 }
 
@@ -40,14 +43,22 @@ const CONTAINMENT = Symbol.for("pulumi-neon-dynamic/testing/containment");
 function containment(): Containment {
   const proc = realProcess() as NodeJS.Process & { [CONTAINMENT]?: Containment };
   const shared = (proc[CONTAINMENT] ??= { reported: new WeakSet(), listener: onRejection });
-  if (!proc.listeners("unhandledRejection").includes(shared.listener)) proc.on("unhandledRejection", shared.listener);
   return shared;
+}
+
+/** Exactly one copy of the shared listener on the process. */
+function listenOnce(proc: NodeJS.Process, shared: Containment): void {
+  while (proc.listeners("unhandledRejection").includes(shared.listener)) {
+    proc.removeListener("unhandledRejection", shared.listener);
+  }
+  proc.on("unhandledRejection", shared.listener);
 }
 
 /** Watches for the program's unhandled errors during one run; `failed` hears each. */
 export function watchFailures(failed: (error: unknown) => void): FailureWatch {
   const proc = realProcess();
   const shared = containment();
+  listenOnce(proc, shared);
   const onException = (error: unknown) => {
     remember(error);
     failed(error);

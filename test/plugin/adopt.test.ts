@@ -40,6 +40,28 @@ describe("adoptId", () => {
     );
   });
 
+  it("refuses a compute another Pulumi resource manages (named for its tag): moving a resource takes an alias", async () => {
+    const holder = world.stack(() => ({
+      id: new Compute("holder", { projectId: world.projectId, branchId: world.branches.dev, type: "read_only" }).id,
+    }));
+    ok(await holder.up({ skipPreview: true }));
+    const heldId = String(outputs(holder).id);
+    const mover = world.stack(() => ({
+      id: new Compute("mover", {
+        projectId: world.projectId,
+        branchId: world.branches.dev,
+        type: "read_only",
+        adoptId: heldId,
+      }).id,
+    }));
+    const up = await mover.up({ skipPreview: true });
+    expect(up.error?.message).toMatch(
+      new RegExp(`adoptId: compute ${heldId} is named pulumi-[0-9a-f]{12}-[0-9a-f]{8}, .* give it an alias instead`),
+    );
+    expect(writes(up)).toEqual([]); // nothing renamed or resized
+    ok(await holder.destroy({ skipPreview: true }));
+  });
+
   it("refuses to adopt what would need a replacement, naming the property", async () => {
     const { stack } = adopting({ type: "read_only" });
     const up = await stack.up();
@@ -165,6 +187,8 @@ describe("an adopted compute is never deleted while the state's adoptId names it
   });
 
   it("an adopted primary replaced with deleteBeforeReplace: the delete leaves it, and the create adopts it again", async () => {
+    // Earlier tests' resource "main" left the primary named for its tag: name it as nobody's, as an unmanaged one is.
+    await world.api.endpoints.update(world.projectId, primaryId, { name: "legacy-primary" });
     const stack = world.stack(() => ({
       id: new Compute(
         "primary",
@@ -187,7 +211,9 @@ describe("an adopted compute is never deleted while the state's adoptId names it
     expect(destroyed.requests).toEqual([]);
     expect(stack.state.resources).toEqual([]);
     expect(destroyed.warnings.join("\n")).toMatch(
-      new RegExp(`Compute "reader" \\(${id}\\) was not deleted: .* remove adoptId from the program and run pulumi up`),
+      new RegExp(
+        `Compute "reader" \\(${id}\\) was not deleted: .* is no longer managed: delete it in the Neon console`,
+      ),
     );
     expect(await exists(id)).toBe(true);
     await world.api.endpoints.delete(world.projectId, id);
