@@ -32,33 +32,41 @@ interface Containment {
   reported: WeakSet<object>;
   onFailure?: (error: unknown) => void;
   /**
-   * The one `unhandledRejection` listener. A test runner may take the process's listeners off around each test and
-   * put back those it saw, so before each run every copy of it is taken off and it is added once.
+   * The one `unhandledRejection` listener. A test runner may take the process's listeners off around each test file
+   * and put back those it saw (jest-circus injectGlobalErrorHandlers / restoreGlobalErrorHandlers), so it is on the
+   * process only around runs: added once at a run's start, taken off a little after the last run stops (late echoes
+   * of a run's errors come within a few turns of the event loop). Left on, each file's restore added another copy.
    */
   listener: (reason: unknown, promise: Promise<unknown>) => void;
+  /** Runs under way. */
+  runs: number;
 }
+
+/** How long after the last run stops its late echoes are still contained. */
+const ECHO_WINDOW_MS = 250;
 
 const CONTAINMENT = Symbol.for("pulumi-neon-dynamic/testing/containment");
 
 function containment(): Containment {
   const proc = realProcess() as NodeJS.Process & { [CONTAINMENT]?: Containment };
-  const shared = (proc[CONTAINMENT] ??= { reported: new WeakSet(), listener: onRejection });
+  const shared = (proc[CONTAINMENT] ??= { reported: new WeakSet(), listener: onRejection, runs: 0 });
   return shared;
 }
 
-/** Exactly one copy of the shared listener on the process. */
-function listenOnce(proc: NodeJS.Process, shared: Containment): void {
+/** Exactly one copy of the shared listener on the process, or none. */
+function listen(proc: NodeJS.Process, shared: Containment, on: boolean): void {
   while (proc.listeners("unhandledRejection").includes(shared.listener)) {
     proc.removeListener("unhandledRejection", shared.listener);
   }
-  proc.on("unhandledRejection", shared.listener);
+  if (on) proc.on("unhandledRejection", shared.listener);
 }
 
 /** Watches for the program's unhandled errors during one run; `failed` hears each. */
 export function watchFailures(failed: (error: unknown) => void): FailureWatch {
   const proc = realProcess();
   const shared = containment();
-  listenOnce(proc, shared);
+  shared.runs++;
+  listen(proc, shared, true);
   const onException = (error: unknown) => {
     remember(error);
     failed(error);
@@ -70,6 +78,8 @@ export function watchFailures(failed: (error: unknown) => void): FailureWatch {
     stop: () => {
       proc.off("uncaughtException", onException);
       if (shared.onFailure === failed) shared.onFailure = undefined;
+      shared.runs--;
+      setTimeout(() => shared.runs === 0 && listen(proc, shared, false), ECHO_WINDOW_MS).unref();
     },
   };
 }
