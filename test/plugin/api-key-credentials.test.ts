@@ -6,19 +6,16 @@
  */
 import { ApiKey } from "../../provider";
 import { CommandResult, LocalStack } from "../../testing";
-import { leaks } from "../reliability/leaks";
-import { orgWorld, Orgs } from "./api-key-kinds";
+import { KeyLedger, orgWorld, Orgs } from "./api-key-kinds";
 import { NeonWorld, ok, ops, outputs, requests } from "./world";
 
 let world: NeonWorld;
 let orgs: Orgs;
-const seenKeys: string[] = [];
-const results: CommandResult[] = [];
-const stacks: LocalStack[] = [];
+const ledger = new KeyLedger();
 
 beforeAll(async () => {
   ({ world, orgs } = await orgWorld());
-  seenKeys.push(world.emulator.apiKey);
+  ledger.saw(world.emulator.apiKey);
 });
 afterAll(() => world.stop());
 
@@ -31,14 +28,7 @@ function keyStack(name: string, args: { keyName: string; orgId?: string; project
     },
     { stack: name, ...(apiKey === undefined ? {} : { config: { "neon:apiKey": { secret: apiKey } } }) },
   );
-  stacks.push(stack);
-  const run = async (command: "up" | "refresh" | "destroy"): Promise<CommandResult> => {
-    const result = await stack[command]();
-    results.push(result);
-    const key = outputs(stack).key;
-    if (typeof key === "string" && !seenKeys.includes(key)) seenKeys.push(key);
-    return result;
-  };
+  const run = ledger.track(stack);
   return { stack, run };
 }
 
@@ -56,7 +46,7 @@ async function orgKey(name: string, projectId?: string): Promise<string> {
     key_name: name,
     ...(projectId === undefined ? {} : { project_id: projectId }),
   });
-  seenKeys.push(created.key);
+  ledger.saw(created.key);
   return created.key;
 }
 
@@ -87,7 +77,7 @@ describe("an organization key as neon:apiKey", () => {
 describe("a create the service refuses says which key may make that kind of key", () => {
   it("a member's personal key creating an organization-wide key: only an admin's may, or give it a projectId", async () => {
     const member = world.emulator.createAccount();
-    seenKeys.push(member.apiKey);
+    ledger.saw(member.apiKey);
     const { orgId } = world.emulator.createOrganization({
       members: { [world.emulator.accountId]: "admin", [member.accountId]: "member" },
     });
@@ -119,7 +109,7 @@ describe("a create the service refuses says which key may make that kind of key"
 describe("an organization neon:apiKey's account is not a member of", () => {
   it("a create answered 404 names the organization and says what to do", async () => {
     const outsider = world.emulator.createAccount();
-    seenKeys.push(outsider.apiKey);
+    ledger.saw(outsider.apiKey);
     const { run, stack } = keyStack("not-member", { keyName: "ci", orgId: orgs.orgB }, outsider.apiKey);
     const result = await run("up");
     const message = result.error?.message ?? "";
@@ -134,7 +124,7 @@ describe("an organization neon:apiKey's account is not a member of", () => {
 
 describe("no key in plain text", () => {
   it("appears in no state, report or error of these commands", () => {
-    expect(seenKeys.length).toBeGreaterThan(2);
-    for (const stack of stacks) expect(leaks({ stack, results }, [], seenKeys)).toEqual([]);
+    expect(ledger.seenKeys.length).toBeGreaterThan(2);
+    expect(ledger.leaks()).toEqual([]);
   });
 });

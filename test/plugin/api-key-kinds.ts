@@ -121,34 +121,59 @@ export async function orgWorld(): Promise<{ world: NeonWorld; orgs: Orgs }> {
   return { world, orgs: { orgA: a.orgId, orgB: b.orgId, projects: [a.projectIds[0], a.projectIds[1]] } };
 }
 
+/**
+ * The keys a suite has seen (the console key, every key its stacks showed, those it made itself) and every result of
+ * its stacks' commands, so that its last test can search everything reported for a key in plain text.
+ */
+export class KeyLedger {
+  readonly seenKeys: string[] = [];
+  private readonly results: CommandResult[] = [];
+  private readonly stacks: LocalStack[] = [];
+
+  /** A key the suite knows (the world's console key, a key it made out of band). */
+  saw(key: string): void {
+    if (!this.seenKeys.includes(key)) this.seenKeys.push(key);
+  }
+
+  /** Runs `stack`'s commands, remembering each result and the key the stack's outputs then hold. */
+  track(stack: LocalStack): (command: "up" | "refresh" | "destroy") => Promise<CommandResult> {
+    this.stacks.push(stack);
+    return async (command) => {
+      const result = await stack[command]();
+      this.results.push(result);
+      const key = outputs(stack).key;
+      if (typeof key === "string") this.saw(key);
+      return result;
+    };
+  }
+
+  /** Where any seen key appears in plain text: the stacks' state and every result reported. */
+  leaks(): string[] {
+    return this.stacks.flatMap((stack) => leaks({ stack, results: this.results }, [], this.seenKeys));
+  }
+}
+
 export function describeKeyKind(kind: KeyKind): void {
   let world: NeonWorld;
   let orgs: Orgs;
   let stack: LocalStack;
   let keyName = "ci-deploy";
   let scope: Scope = {};
-  const seenKeys: string[] = [];
-  const results: CommandResult[] = [];
+  const ledger = new KeyLedger();
+  let run: ReturnType<KeyLedger["track"]>;
 
   beforeAll(async () => {
     ({ world, orgs } = await orgWorld());
     scope = kind.scope(orgs);
-    seenKeys.push(world.emulator.apiKey);
+    ledger.saw(world.emulator.apiKey);
     stack = world.stack(() => {
       const key = new ApiKey("ci", { keyName, ...scope });
       return { keyId: key.keyId, key: key.key, projectId: key.projectId, orgId: key.orgId };
     });
+    run = ledger.track(stack);
   });
   afterAll(() => world.stop());
 
-  /** A command whose new key (if any) is remembered, and whose whole report is searched for keys at the end. */
-  async function run(command: "up" | "refresh" | "destroy"): Promise<CommandResult> {
-    const result = await stack[command]();
-    results.push(result);
-    const key = outputs(stack).key;
-    if (typeof key === "string" && !seenKeys.includes(key)) seenKeys.push(key);
-    return result;
-  }
   const keyId = () => Number(outputs(stack).keyId);
   const status = (key: string, request: string) => statusWith(world, key, request);
 
@@ -225,7 +250,7 @@ export function describeKeyKind(kind: KeyKind): void {
 
     it("a lost create response: one key handed out, none revoked, the warning names the candidates", async () => {
       const bystander = await service(world, scope).create("shared-name"); // another stack's working key
-      seenKeys.push(bystander.key);
+      ledger.saw(bystander.key);
       const oldId = keyId();
       keyName = "shared-name";
       const path = keysPath(scope);
@@ -277,8 +302,8 @@ export function describeKeyKind(kind: KeyKind): void {
     });
 
     it("no key ever appears in plain text in the state, the commands' reports or errors", () => {
-      expect(seenKeys.length).toBeGreaterThanOrEqual(6);
-      expect(leaks({ stack, results }, [], seenKeys)).toEqual([]);
+      expect(ledger.seenKeys.length).toBeGreaterThanOrEqual(6);
+      expect(ledger.leaks()).toEqual([]);
     });
   });
 }

@@ -8,20 +8,17 @@
  */
 import { ApiKey } from "../../provider";
 import type { ReplyRule } from "../../emulator";
-import { CommandResult, LocalStack } from "../../testing";
-import { leaks } from "../reliability/leaks";
-import { orgWorld, Orgs } from "./api-key-kinds";
+import { LocalStack } from "../../testing";
+import { KeyLedger, orgWorld, Orgs } from "./api-key-kinds";
 import { NeonWorld, ok, ops, outputs, requests, writes } from "./world";
 
 let world: NeonWorld;
 let orgs: Orgs;
-const seenKeys: string[] = [];
-const results: CommandResult[] = [];
-const stacks: LocalStack[] = [];
+const ledger = new KeyLedger();
 
 beforeAll(async () => {
   ({ world, orgs } = await orgWorld());
-  seenKeys.push(world.emulator.apiKey);
+  ledger.saw(world.emulator.apiKey);
 });
 afterAll(() => world.stop());
 afterEach(() => world.emulator.replies.clear());
@@ -35,14 +32,7 @@ function scopedKeyStack(name: string) {
     },
     { stack: name },
   );
-  stacks.push(stack);
-  const run = async (command: "up" | "refresh"): Promise<CommandResult> => {
-    const result = await stack[command]();
-    results.push(result);
-    const key = outputs(stack).key;
-    if (typeof key === "string" && !seenKeys.includes(key)) seenKeys.push(key);
-    return result;
-  };
+  const run = ledger.track(stack);
   return { stack, run };
 }
 
@@ -150,7 +140,7 @@ describe("refresh of a project-scoped key", () => {
 
 describe("no key in plain text", () => {
   it("appears in no state, report or error of these commands", () => {
-    expect(seenKeys.length).toBeGreaterThan(2);
-    for (const stack of stacks) expect(leaks({ stack, results }, [], seenKeys)).toEqual([]);
+    expect(ledger.seenKeys.length).toBeGreaterThan(2);
+    expect(ledger.leaks()).toEqual([]);
   });
 });
