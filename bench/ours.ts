@@ -1,14 +1,13 @@
 /**
  * Our provider as the engine drives it: each stage (create, resize, destroy) is one `pulumi up` (a new plugin
- * process, configured, then Check/Diff/Create/Update/Delete over gRPC with the real `__provider`), with at most
- * `parallel` resource steps in flight.
+ * process, configured, then Check/Diff/Create/Update/Delete over gRPC with the real `__provider`), in the engine's
+ * order (`executeAsEngine`), with at most `parallel` resource steps in flight.
  */
 import { Emulator } from "../emulator";
 import { Plugin } from "../testing/plugin";
 import { Props } from "../testing/values";
 import { BenchConfig } from "./config";
 import { meter, RunResult } from "./measure";
-import { pool } from "./stats";
 import { Captured, COMPUTE_TYPE, computeInputs, pluginFor, urn } from "./world";
 
 interface Resource {
@@ -30,28 +29,76 @@ export function resources(projects: number, perProject: number): Resource[] {
   return out;
 }
 
-async function create(plugin: Plugin, captured: Captured, r: Resource): Promise<void> {
-  const news = computeInputs(captured, r.project, r.name, 0.25);
-  const checked = await plugin.check(r.urn, {}, news);
-  if (checked.failures.length > 0) throw new Error(`check: ${JSON.stringify(checked.failures)}`);
-  const created = await plugin.create(r.urn, checked.inputs);
-  Object.assign(r, { id: created.id, inputs: checked.inputs, outputs: created.properties });
+/**
+ * How a stage changes one resource, as the engine splits it: `plan` is what the step generator does for a
+ * registration (Check, then Diff for an update), `apply` the step a worker runs (Create, Update or Delete).
+ */
+interface Step {
+  plan(plugin: Plugin, captured: Captured, r: Resource): Promise<() => Promise<void>>;
 }
 
-async function resize(plugin: Plugin, captured: Captured, r: Resource): Promise<void> {
-  const news = computeInputs(captured, r.project, r.name, 0.5);
-  const checked = await plugin.check(r.urn, r.inputs!, news);
-  const diff = await plugin.diff(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
-  if (diff.changes !== "some" || diff.replaces.length > 0) throw new Error(`unexpected diff ${JSON.stringify(diff)}`);
-  const outputs = await plugin.update(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
-  Object.assign(r, { inputs: checked.inputs, outputs });
-}
+const create: Step = {
+  async plan(plugin, captured, r) {
+    const checked = await plugin.check(r.urn, {}, computeInputs(captured, r.project, r.name, 0.25));
+    if (checked.failures.length > 0) throw new Error(`check: ${JSON.stringify(checked.failures)}`);
+    return async () => {
+      const created = await plugin.create(r.urn, checked.inputs);
+      Object.assign(r, { id: created.id, inputs: checked.inputs, outputs: created.properties });
+    };
+  },
+};
 
-async function destroy(plugin: Plugin, _captured: Captured, r: Resource): Promise<void> {
-  await plugin.delete(r.urn, r.id!, r.inputs!, r.outputs!);
-}
+const resize: Step = {
+  async plan(plugin, captured, r) {
+    const checked = await plugin.check(r.urn, r.inputs!, computeInputs(captured, r.project, r.name, 0.5));
+    const diff = await plugin.diff(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
+    if (diff.changes !== "some" || diff.replaces.length > 0) throw new Error(`unexpected diff ${JSON.stringify(diff)}`);
+    return async () => {
+      const outputs = await plugin.update(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
+      Object.assign(r, { inputs: checked.inputs, outputs });
+    };
+  },
+};
 
-type Step = (plugin: Plugin, captured: Captured, r: Resource) => Promise<void>;
+/** A destroy's deletes are generated after the program ends, with no Check: one antichain, as these are independent. */
+const destroy: Step = {
+  plan: async (plugin, _captured, r) => () => plugin.delete(r.urn, r.id!, r.inputs!, r.outputs!),
+};
+
+/**
+ * Runs a stage's steps in the engine's order. The deployment executor's loop handles one registration at a time:
+ * it generates its steps (Check and Diff, synchronous gRPC calls: deployment_executor.go handleSingleEvent,
+ * step_generator.go GenerateSteps) and hands them to the step executor, whose `parallel` workers read an unbuffered
+ * channel (step_executor.go ExecuteSerial, newStepExecutor): the loop waits there until a worker is free. So
+ * resource k's Check is answered before resource k+1's is sent, and a Create may start while later Checks run.
+ */
+async function executeAsEngine(
+  parallel: number,
+  list: Resource[],
+  plan: (r: Resource) => Promise<() => Promise<void>>,
+): Promise<PromiseSettledResult<void>[]> {
+  const results: PromiseSettledResult<void>[] = [];
+  const running = new Set<Promise<void>>();
+  for (const r of list) {
+    let apply: () => Promise<void>;
+    try {
+      apply = await plan(r);
+    } catch (reason) {
+      results.push({ status: "rejected", reason });
+      continue;
+    }
+    while (running.size >= parallel) await Promise.race(running);
+    const step: Promise<void> = apply()
+      .then(
+        () => void results.push({ status: "fulfilled", value: undefined }),
+        (reason: unknown) => void results.push({ status: "rejected", reason }),
+      )
+      .finally(() => running.delete(step));
+    running.add(step);
+  }
+  await Promise.all(running);
+  return results;
+}
 
 /** One `pulumi up`: a fresh plugin (started before the clock runs), then the steps. */
 async function stage(
@@ -66,10 +113,7 @@ async function stage(
     // Plugin start and the first load of the provider's code are measured apart (section 5): one pure Check first.
     await plugin.check(list[0].urn, {}, computeInputs(captured, list[0].project, list[0].name, 0.25));
     const started = performance.now();
-    const results = await pool(
-      shape.parallel,
-      list.map((r) => () => step(plugin, captured, r)),
-    );
+    const results = await executeAsEngine(shape.parallel, list, (r) => step.plan(plugin, captured, r));
     const failures = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
     if (failures.length > 0) throw new Error(`${failures.length} steps failed: ${String(failures[0].reason)}`);
     return performance.now() - started;

@@ -38,7 +38,7 @@ function header(config: BenchConfig): string {
     `Service time runs ${config.timeScale}× faster than real time (an operation phase takes ${phaseMs(config)} ms real, a round trip ${Math.round(real(config, config.latencyMs))} ms real);`,
     `the peers' fixed delays and poll intervals are divided by the same factor, so their ratios to the operations are faithful.`,
     `Our client's rate limit (600/min, 35/s per route) is scaled the same way (NEON_RATE_LIMIT); its first polls of a kind of operation it has not yet seen finish (50 ms, growing by 1.15) are not.`,
-    `Ours runs through the real dynamic-provider plugin over gRPC (a fresh plugin per stage, as each \`pulumi up\`), ${config.parallel} steps at a time;`,
+    `Ours runs through the real dynamic-provider plugin over gRPC (a fresh plugin per stage, as each \`pulumi up\`), in the engine's order: Check and Diff one resource at a time, its step then on one of ${config.parallel} workers;`,
     `the limit is the sum of the operations' durations of one project; minimum requests = one write per change + one poll per change that starts operations.`,
     `Medians over ${config.runs} runs (min–max in brackets)${config.quick ? " — QUICK RUN" : ""}.`,
   ].join("\n");

@@ -21,7 +21,7 @@ export function show(s: Summary, digits = 2, unit = ""): string {
   return `${f(s.median)} (${f(s.min)}–${f(s.max)}, n=${s.n})`;
 }
 
-/** Runs `tasks` with at most `parallel` in flight, in order, as the engine's `--parallel` does. */
+/** Runs `tasks` with at most `parallel` in flight, in order (the peers' parallelism, as `terraform -parallelism`). */
 export async function pool<T>(parallel: number, tasks: (() => Promise<T>)[]): Promise<PromiseSettledResult<T>[]> {
   const results: PromiseSettledResult<T>[] = new Array(tasks.length);
   let next = 0;

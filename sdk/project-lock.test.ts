@@ -53,6 +53,25 @@ describe("runExclusive", () => {
 });
 
 describe("mutateProject", () => {
+  it("hands the project on at once: the next mutation is sent before the previous one's caller resumes", async () => {
+    const events: string[] = [];
+    const wait = async (operations: readonly Operation[]) => [...operations];
+    const mutation = (name: string) =>
+      mutateProject(
+        "a:handover",
+        wait,
+        async () => {
+          events.push(`${name} sent`);
+          await tick(1);
+          return { operations: [] };
+        },
+        () => name,
+      ).then(() => events.push(`${name} returned`));
+    await Promise.all([mutation("first"), mutation("second")]);
+    // the project is busy again (the second request on its way) before the first step's result travels on
+    expect(events).toEqual(["first sent", "second sent", "first returned", "second returned"]);
+  });
+
   it("sends the next mutation only after the previous one's operations are done", async () => {
     const events: string[] = [];
     const wait = async (ops: readonly Operation[]) => {

@@ -33,7 +33,11 @@ function settle(key: string, state: ProjectState): void {
   if (state.queued === 0 && state.pending.length === 0) projects.delete(key);
 }
 
-/** Runs `fn` when every earlier `fn` of the same key has settled (FIFO). */
+/**
+ * Runs `fn` when every earlier `fn` of the same key has settled (FIFO). When another is queued, this one's result
+ * goes back to its caller only after a turn of the event loop: the project is then busy again as soon as possible,
+ * since the next mutation's request is on the wire before this step's outputs are built and sent to the engine.
+ */
 export async function runExclusive<T>(key: string, fn: (state: ProjectState) => Promise<T>): Promise<T> {
   const state = stateOf(key);
   const previous = state.tail;
@@ -45,8 +49,12 @@ export async function runExclusive<T>(key: string, fn: (state: ProjectState) => 
   } finally {
     settle(key, state);
     release();
+    if (state.queued > 0) await handOver();
   }
 }
+
+/** Resolves after the microtasks and ticks queued now, and the I/O due: the next mutation's request is sent. */
+const handOver = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** How a mutation waits for operations (the client's `operations.waitFor` with its policy). */
 export type OperationWaiter = (operations: readonly Operation[]) => Promise<Operation[]>;
