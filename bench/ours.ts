@@ -71,6 +71,7 @@ const destroy: Step = {
  * step_generator.go GenerateSteps) and hands them to the step executor, whose `parallel` workers read an unbuffered
  * channel (step_executor.go ExecuteSerial, newStepExecutor): the loop waits there until a worker is free. So
  * resource k's Check is answered before resource k+1's is sent, and a Create may start while later Checks run.
+ * After a failure nothing new starts (the step executor cancels), as in the tests' engine (testing/executor.ts).
  */
 async function executeAsEngine(
   parallel: number,
@@ -79,15 +80,17 @@ async function executeAsEngine(
 ): Promise<PromiseSettledResult<void>[]> {
   const results: PromiseSettledResult<void>[] = [];
   const running = new Set<Promise<void>>();
+  const failed = () => results.some((r) => r.status === "rejected");
   for (const r of list) {
     let apply: () => Promise<void>;
     try {
       apply = await plan(r);
     } catch (reason) {
       results.push({ status: "rejected", reason });
-      continue;
+      break;
     }
     while (running.size >= parallel) await Promise.race(running);
+    if (failed()) break; // a failed step cancels the deployment: no new step starts, the running ones finish
     const step: Promise<void> = apply()
       .then(
         () => void results.push({ status: "fulfilled", value: undefined }),

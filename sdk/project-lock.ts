@@ -35,8 +35,10 @@ function settle(key: string, state: ProjectState): void {
 
 /**
  * Runs `fn` when every earlier `fn` of the same key has settled (FIFO). When another is queued, this one's result
- * goes back to its caller only after a turn of the event loop: the project is then busy again as soon as possible,
- * since the next mutation's request is on the wire before this step's outputs are built and sent to the engine.
+ * goes back to its caller only after a turn of the event loop (`setImmediate`): the next mutation starts first, and
+ * its request is on the wire before this step's outputs are built and sent to the engine (unless the rate limiter
+ * holds it). The mutations run in order; their results may reach their callers out of order. Like the waits, this
+ * uses timers: under jest's fake timers, advance them.
  */
 export async function runExclusive<T>(key: string, fn: (state: ProjectState) => Promise<T>): Promise<T> {
   const state = stateOf(key);
@@ -53,7 +55,7 @@ export async function runExclusive<T>(key: string, fn: (state: ProjectState) => 
   }
 }
 
-/** Resolves after the microtasks and ticks queued now, and the I/O due: the next mutation's request is sent. */
+/** Resolves after the microtasks and ticks queued now and the I/O due: by then the next mutation has sent. */
 const handOver = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** How a mutation waits for operations (the client's `operations.waitFor` with its policy). */
