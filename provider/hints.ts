@@ -19,14 +19,11 @@ export type Situation =
  * (pulumi/pulumi registry.go: providers are loaded from their state), so a key changed since is not the one they use.
  */
 const SAVED_KEY =
-  "`pulumi refresh` and `pulumi destroy` use the neon:apiKey saved by the last `pulumi up`: after changing it, run " +
-  "`pulumi up` once (it changes nothing else), or `pulumi destroy --run-program`.";
+  "`pulumi refresh` and `pulumi destroy` use the neon:apiKey saved by the last `pulumi up`: run `pulumi up` once " +
+  "with the new key (it changes nothing else), or `pulumi destroy --run-program`.";
 
 /** What to do about a refused key (401). */
-export const AUTH_HINT =
-  "If the key was rotated: `pulumi refresh` and `pulumi destroy` use the neon:apiKey saved by the last `pulumi up`; " +
-  "run `pulumi up` once with the new key (it changes nothing else), or `pulumi destroy --run-program`. " +
-  "NEON_API_KEY is used only when the stack config has no neon:apiKey.";
+export const AUTH_HINT = `If the key was rotated: ${SAVED_KEY} NEON_API_KEY is used only when the stack config has no neon:apiKey.`;
 
 const NO_KEY_FROM_KEYS = "organization and project-scoped keys cannot create API keys";
 

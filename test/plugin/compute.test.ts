@@ -35,6 +35,15 @@ afterAll(() => world.stop());
 const path = (id?: string) => `/projects/${world.projectId}/endpoints${id ? `/${id}` : ""}`;
 const dbId = () => String(outputs(stack).id);
 
+/** A stack of one read replica named `name` on `branchId`; a test changes `replica.args` between commands. */
+function replicaStack(name: string, branchId: string) {
+  const replica: { args: Partial<ComputeArgs> } = { args: {} };
+  const stack = world.stack(() => ({
+    id: new Compute(name, { projectId: world.projectId, branchId, type: "read_only", ...replica.args }).id,
+  }));
+  return { stack, replica };
+}
+
 describe("Compute through the local engine", () => {
   it("up creates the computes and waits for them", async () => {
     const up = ok(await stack.up());
@@ -134,19 +143,12 @@ describe("Compute through the local engine", () => {
   });
 
   it("disabling a running compute with a new trigger sends the PATCH and no restart (nothing runs once disabled)", async () => {
-    let args: Partial<ComputeArgs> = { restartTriggers: ["a"] };
-    const own = world.stack(() => ({
-      id: new Compute("off", {
-        projectId: world.projectId,
-        branchId: world.branches.staging,
-        type: "read_only",
-        ...args,
-      }).id,
-    }));
+    const { stack: own, replica } = replicaStack("off", world.branches.staging);
+    replica.args = { restartTriggers: ["a"] };
     ok(await own.up({ skipPreview: true }));
     const id = String(outputs(own).id);
     expect((await world.api.endpoints.get(world.projectId, id)).current_state).toBe("active");
-    args = { restartTriggers: ["b"], disabled: true };
+    replica.args = { restartTriggers: ["b"], disabled: true };
     const up = ok(await own.up());
     expect(requests(up).filter((r) => r.path.endsWith("/restart"))).toEqual([]);
     expect(writes(up)).toEqual([`PATCH ${path(id)}`]);
@@ -195,21 +197,13 @@ describe("Compute through the local engine", () => {
 
   it("a pgSettings change: the preview warns the compute may restart; a refresh that finds one never warns", async () => {
     // Issue 11, item 4: the "may drop" warning, through the engine (the unit test sees only connectionWarning).
-    let args: Partial<ComputeArgs> = {};
-    const own = world.stack(() => ({
-      id: new Compute("tuned", {
-        projectId: world.projectId,
-        branchId: world.branches.main,
-        type: "read_only",
-        ...args,
-      }).id,
-    }));
+    const { stack: own, replica } = replicaStack("tuned", world.branches.main);
     ok(await own.up({ skipPreview: true }));
     const id = String(outputs(own).id);
     const mayRestart =
       `Compute "tuned" (${id}) may restart if it is running: pgSettings changes (Postgres applies many settings only ` +
       `at a restart; the service does not document which); its open connections may drop.`;
-    args = { pgSettings: { work_mem: "65536" } };
+    replica.args = { pgSettings: { work_mem: "65536" } };
     const preview = ok(await own.preview());
     expect(preview.warnings).toContainEqual(mayRestart);
     expect(writes(ok(await own.up({ skipPreview: true })))).toEqual([`PATCH ${path(id)}`]);
