@@ -6,6 +6,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/dist"],
   testMatch: ["**/*.test.js"],
+  // test/cli runs through the real Pulumi CLI: npm run test:pulumi (jest.pulumi.config.js).
+  testPathIgnorePatterns: ["/dist/test/cli/"],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds the real Pulumi CLI from its Go module into .pulumi-cli/bin (git-ignored), with the two plugins it needs
+# beside it: `npm run pulumi:install`.
+#
+#   pulumi                          github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at the version go.mod pins, which is
+#                                   the version of @pulumi/pulumi in package-lock.json; `pulumi version` prints it
+#   pulumi-resource-pulumi-nodejs   the dynamic provider's launcher, as @pulumi/pulumi ships it
+#   pulumi-language-nodejs          a stand-in for the Node.js language host (language-host.js says why)
+#
+# Nothing but Go modules is downloaded. A build of the same version is reused; PULUMI_CLI_REBUILD=1 forces one.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="$root/.pulumi-cli/bin"
+
+say() { printf 'pulumi:install: %s\n' "$*"; }
+
+version="$(sed -n 's/^[[:space:]]*github.com\/pulumi\/pulumi\/pkg\/v3 v\([0-9.]*\).*/\1/p' "$here/go.mod" | head -1)"
+sdk_version="$(node -p "require('$root/package-lock.json').packages['node_modules/@pulumi/pulumi'].version" 2>/dev/null || true)"
+if [[ -z "$version" ]]; then
+  say "tools/pulumi-cli/go.mod requires no github.com/pulumi/pulumi/pkg/v3" >&2
+  exit 1
+fi
+if [[ -n "$sdk_version" && "$sdk_version" != "$version" ]]; then
+  say "tools/pulumi-cli/go.mod builds v$version but package-lock.json has @pulumi/pulumi $sdk_version:" >&2
+  say "  cd tools/pulumi-cli && go get github.com/pulumi/pulumi/pkg/v3@v$sdk_version github.com/pulumi/pulumi/sdk/v3@v$sdk_version && go mod tidy" >&2
+  exit 1
+fi
+
+write_launchers() {
+  mkdir -p "$bin"
+  # The launcher @pulumi/pulumi ships: it resolves cmd/dynamic-provider from the program's directory (its cwd).
+  cat >"$bin/pulumi-resource-pulumi-nodejs" <<'EOF'
+#!/bin/sh
+PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))")
+if [ ! -z "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" ]; then
+    node "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" $@
+fi
+EOF
+  cat >"$bin/pulumi-language-nodejs" <<EOF
+#!/bin/sh
+PULUMI_LANGUAGE_HOST_VERSION=$version exec node "$here/language-host.js" "\$@"
+EOF
+  chmod +x "$bin/pulumi-resource-pulumi-nodejs" "$bin/pulumi-language-nodejs"
+}
+
+if [[ -z "${PULUMI_CLI_REBUILD:-}" && -x "$bin/pulumi" ]] && [[ "$("$bin/pulumi" version 2>/dev/null)" == "v$version" ]]; then
+  write_launchers
+  say "v$version already built: $bin/pulumi (PULUMI_CLI_REBUILD=1 builds it again)"
+  exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  say "Go is not installed, so the CLI cannot be built here. Either:" >&2
+  say "  - install Pulumi's CLI with its installer: curl -fsSL https://get.pulumi.com | sh (then pulumi is on PATH)," >&2
+  say "  - or install Go 1.26 or later (https://go.dev/dl/) and run npm run pulumi:install again." >&2
+  say "Everything but the real-CLI suite runs without it: npm run demo and npm test use the local engine." >&2
+  exit 1
+fi
+
+say "building pulumi v$version from github.com/pulumi/pulumi/pkg/v3 ($(go version | cut -d' ' -f3))"
+say "a first build downloads about 1.5 GB of Go modules and compiles for 10 to 20 minutes on two cores; later ones take about a minute"
+start=$SECONDS
+(
+  while sleep 30; do say "still building ($((SECONDS - start)) s)"; done
+) &
+ticker=$!
+trap 'kill $ticker 2>/dev/null || true' EXIT
+cd "$here"
+go mod download
+say "modules ready ($((SECONDS - start)) s); compiling"
+# As upstream builds it (.goreleaser.yml): no cgo, trimmed paths, these tags, the version injected.
+CGO_ENABLED=0 go build -mod=readonly -trimpath -tags osusergo,grpcnotrace \
+  -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
+  -o "$bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+write_launchers
+say "built $("$bin/pulumi" version) in $((SECONDS - start)) s: $bin/pulumi"
