@@ -1,6 +1,7 @@
 /**
- * The demo with the real Pulumi CLI: example (a) (examples/primary-replica-key) deployed against the local emulator,
- * on a throwaway file backend: `pulumi up`, the stack outputs (secrets hidden), then destroy.
+ * The demo with the real Pulumi CLI: the example primary-replica-key deployed against the local emulator, on a
+ * throwaway file backend: the plan, `pulumi up`, the stack outputs (secrets hidden), a resize, an up with nothing to
+ * do, destroy, with what the service received after each command.
  *
  * The emulator runs in this process, so every CLI call is spawned asynchronously: a synchronous spawn would
  * block the event loop and the emulator could not answer the program it is waiting for.
@@ -13,7 +14,8 @@ import { Emulator } from "../emulator";
 import { NeonClient } from "../sdk";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
-const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", "primary-replica-key");
+export const EXAMPLE = "primary-replica-key";
+const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", EXAMPLE);
 const STACK = "neon-demo";
 
 /** The `pulumi` executable on `searchPath`, if any. */
@@ -74,11 +76,22 @@ function pulumi(
   });
 }
 
-/** The CLI's environment: a local file backend in `backendDir`, a fixed passphrase, no ambient Neon settings. */
-function cliEnv(backendDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_BACKEND_URL: `file://${backendDir}` };
-  env.PULUMI_CONFIG_PASSPHRASE = "neon-demo-passphrase";
-  env.PULUMI_SKIP_UPDATE_CHECK = "true";
+/**
+ * The CLI's environment: the CLI's directory first on PATH (its plugins are beside it), a local file backend in
+ * `backendDir` with its own PULUMI_HOME, a fixed passphrase, no update check, no plugin download, non-interactive, and
+ * no ambient Neon settings.
+ */
+function cliEnv(cli: string, backendDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: [path.dirname(cli), process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_HOME: path.join(backendDir, ".pulumi-home"),
+    PULUMI_CONFIG_PASSPHRASE: "neon-demo-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_OPTION_NON_INTERACTIVE: "true",
+  };
   delete env.NEON_API_KEY;
   delete env.NEON_API_HOST;
   return env;
@@ -103,21 +116,49 @@ async function configure(run: (args: string[], input?: string) => Promise<string
   await run(["config", "set", "orgId", DEMO_ORG]);
 }
 
-/** init → config → up → outputs, then destroy and remove the stack whatever happened. */
+/** What the service received during a command, the same line after every command of either demo. */
+export function requestSummary(requests: readonly { method: string; path: string }[]): string {
+  const changes = requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+  const reads = requests.length - changes.length;
+  if (requests.length === 0) return "requests sent: none";
+  return `requests sent: ${changes.length} change${changes.length === 1 ? "" : "s"}${changes.length > 0 ? ` (${changes.join(", ")})` : ""}, ${reads} read${reads === 1 ? "" : "s"}`;
+}
+
+/**
+ * The story the local demo tells, with the real CLI: the plan, the up, the outputs (the key hidden), a resize the
+ * preview warns about and that is one PATCH, an up that changes nothing and sends nothing, destroy; then the stack is
+ * removed whatever happened.
+ */
 async function deploy(cli: string, emulator: Emulator, backendDir: string): Promise<void> {
-  const env = cliEnv(backendDir);
+  const env = cliEnv(cli, backendDir);
   const run = (args: string[], input?: string) => pulumi(cli, env, args, { input });
+  const narrate = async (line: string, args: string[]) => {
+    progress(`$ pulumi ${args.join(" ")}${line ? `   (${line})` : ""}`);
+    const mark = emulator.requests.length;
+    await run(args);
+    progress(requestSummary(emulator.requests.slice(mark)));
+  };
   progress(`creating stack ${STACK} on the file backend ${backendDir}`);
   await run(["stack", "init", STACK]);
   try {
     await configure(run, emulator);
-    progress("pulumi up: a primary compute, a read replica and a CI API key limited to the project");
-    await run(["up", "--yes", "--skip-preview=false"]);
-    const outputs = await pulumi(cli, env, ["stack", "output", "--json", "--show-secrets=false"], { capture: true });
+    await narrate("what up would do; nothing is sent to the service", ["preview"]);
+    await narrate("a primary compute, a read replica and a CI API key limited to the project", [
+      "up",
+      "--yes",
+      "--skip-preview",
+    ]);
+    const outputs = await pulumi(cli, env, ["stack", "output", "--json"], { capture: true });
     progress(`stack outputs (secrets hidden):\n${stackOutputs(outputs)}`);
+    progress("$ pulumi config set primaryMaxCu 4   (the program resizes the primary: max 2 -> 4 CU)");
+    await run(["config", "set", "primaryMaxCu", "4"]);
+    await narrate("the preview warns that the primary restarts", ["preview", "--diff"]);
+    await narrate("", ["up", "--yes", "--skip-preview"]);
+    await narrate("again: nothing to do", ["up", "--yes"]);
   } finally {
-    progress("pulumi destroy");
-    await run(["destroy", "--yes"]).catch((error) => progress(`destroy failed: ${error.message}`));
+    await narrate("", ["destroy", "--yes", "--skip-preview"]).catch((error) =>
+      progress(`destroy failed: ${error.message}`),
+    );
     await run(["stack", "rm", "--yes"]).catch((error) => progress(`stack rm failed: ${error.message}`));
     fs.rmSync(path.join(EXAMPLE_DIR, `Pulumi.${STACK}.yaml`), { force: true });
   }
@@ -141,7 +182,8 @@ function stackOutputs(json: string): string {
 export async function runWithCli(cli: string, emulator: Emulator): Promise<void> {
   const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-demo-"));
   try {
-    progress(`emulator at ${emulator.baseUrl}, project ${emulator.projectId}; Pulumi CLI: ${cli}`);
+    progress(`the example ${EXAMPLE} through the Pulumi CLI ${cli}`);
+    progress(`against the emulator at ${emulator.baseUrl}, project ${emulator.projectId}`);
     await deploy(cli, emulator, backendDir);
   } finally {
     fs.rmSync(backendDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * The demo without the Pulumi CLI: example (a) through the local engine (pulumi-neon-dynamic/testing), which drives
+ * The demo without the Pulumi CLI: the example primary-replica-key through the local engine (pulumi-neon-dynamic/testing), which drives
  * the real dynamic-provider plugin as the Pulumi engine does, against the local emulator. The whole story of a
  * stack: the plan, the `up` with progress, the outputs (the key hidden), a resize (the preview warns that the compute
  * restarts; the update is one PATCH), a second `up` that changes nothing, and `destroy`.
@@ -8,7 +8,7 @@ import * as path from "path";
 import { Emulator } from "../emulator";
 import { CommandResult, LocalStack, moduleProgram, StepRecord } from "../testing";
 import { columnWidths, isShown, renderResult, renderStep } from "../testing/report";
-import { DEMO_ORG, demoBranch } from "./demo-cli";
+import { DEMO_ORG, demoBranch, requestSummary } from "./demo-cli";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE = "primary-replica-key";
@@ -18,11 +18,13 @@ export interface LocalDemoOptions {
   color: boolean;
   /** The terminal's width: a failed step's line is cut to it. */
   width: number;
+  /** Why the local engine runs: "--local", or "no Pulumi CLI found". */
+  why: string;
 }
 
 export async function runLocally(emulator: Emulator, options: LocalDemoOptions): Promise<void> {
   // Two lines that fit a terminal of 100 columns (the emulator's address varies in length: it is not among them).
-  say("no Pulumi CLI on PATH: running example (a) through the local engine, against the emulator");
+  say(`${options.why}: the example ${EXAMPLE} on the local engine and the emulator`);
   say("(pulumi-neon-dynamic/testing: a model of the Pulumi engine's steps, not the Pulumi CLI)");
   const stack = new LocalStack({
     program: moduleProgram(path.join(REPO_ROOT, "dist", "examples", EXAMPLE, "index.js")),
@@ -49,24 +51,30 @@ export async function runLocally(emulator: Emulator, options: LocalDemoOptions):
   };
   const showAfterProgress = (result: CommandResult) => report(result, options, true);
 
-  narrate("$ pulumi preview   (what up would do; nothing is sent to the service)");
-  show(await stack.preview());
-  narrate("$ pulumi up --skip-preview");
-  showAfterProgress(await stack.up({ skipPreview: true }));
+  const command = async (line: string, run: () => Promise<CommandResult>, afterProgress: boolean) => {
+    narrate(line);
+    const result = await run();
+    if (afterProgress) showAfterProgress(result);
+    else show(result);
+    narrate(requestSummary(result.requests as { method: string; path: string }[]));
+  };
+
+  await command("$ pulumi preview   (what up would do; nothing is sent to the service)", () => stack.preview(), false);
+  await command(
+    "$ pulumi up --yes --skip-preview   (a primary compute, a read replica and a CI API key limited to the project)",
+    () => stack.up({ skipPreview: true }),
+    true,
+  );
   narrate("$ pulumi config set primaryMaxCu 4   (the program resizes the primary: max 2 -> 4 CU)");
   stack.setConfig({ primaryMaxCu: 4 });
-  narrate("$ pulumi preview");
-  show(await stack.preview());
-  narrate("$ pulumi up --skip-preview");
-  const resize = await stack.up({ skipPreview: true });
-  showAfterProgress(resize);
-  narrate(`change requests sent: ${writes(resize).join(", ") || "none"}`);
-  narrate("$ pulumi up   (again: nothing to do)");
-  const again = await stack.up();
-  showAfterProgress(again);
-  narrate(`requests: ${again.requests.length}`);
-  narrate("$ pulumi destroy --skip-preview");
-  showAfterProgress(await stack.destroy({ skipPreview: true }));
+  await command(
+    "$ pulumi preview --diff   (the preview warns that the primary restarts)",
+    () => stack.preview(),
+    false,
+  );
+  await command("$ pulumi up --yes --skip-preview", () => stack.up({ skipPreview: true }), true);
+  await command("$ pulumi up --yes   (again: nothing to do)", () => stack.up(), true);
+  await command("$ pulumi destroy --yes --skip-preview", () => stack.destroy({ skipPreview: true }), true);
 }
 
 function report(result: CommandResult, options: LocalDemoOptions, afterProgress: boolean): void {
@@ -83,12 +91,6 @@ function progress(
 ): void {
   if (deployment.preview || !isShown(step)) return;
   process.stdout.write(`${renderStep(step, { widths, color: options.color, width: options.width })}\n`);
-}
-
-function writes(result: CommandResult): string[] {
-  return (result.requests as { method: string; path: string }[])
-    .filter((r) => r.method !== "GET")
-    .map((r) => `${r.method} ${r.path}`);
 }
 
 function say(line: string): void {

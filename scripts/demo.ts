@@ -1,13 +1,17 @@
 /**
- * `npm run demo`: example (a) (a primary compute, a read replica, a CI API key) against the local emulator.
+ * `npm run demo`: the example primary-replica-key (a primary compute, a read replica, a CI API key) against the local
+ * emulator.
  *
- * With the Pulumi CLI on PATH it runs the real `pulumi` (demo-cli.ts). Without it, which is the usual case for a
- * newcomer, it runs the same example through the local engine (demo-local.ts), and says so in its first line.
+ * With a Pulumi CLI (built by `npm run pulumi:install`, or on PATH) it runs the real `pulumi` (demo-cli.ts). Without
+ * one, which is the usual case for a newcomer, or with `--local`, it runs the same example through the local engine
+ * (demo-local.ts), and says so in its first lines.
  * `--quiet` prints only each command's summary; colour only on a terminal, unless NO_COLOR. The emulator is closed in
  * every case.
  */
+import * as path from "path";
 import { startEmulator } from "../emulator";
-import { DEMO_ORG, runWithCli, findPulumi } from "./demo-cli";
+import { findPulumiCli } from "../testing/cli";
+import { DEMO_ORG, runWithCli } from "./demo-cli";
 import { runLocally } from "./demo-local";
 
 export { findPulumi } from "./demo-cli";
@@ -16,11 +20,13 @@ export { findPulumi } from "./demo-cli";
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
   const emulator = await startEmulator({ operationDurationMs: 200, organization: DEMO_ORG });
   try {
-    const cli = findPulumi();
-    if (cli) await runWithCli(cli, emulator);
+    const local = argv.includes("--local");
+    const cliRoot = local ? undefined : findPulumiCli();
+    if (cliRoot) await runWithCli(path.join(cliRoot, "bin", "pulumi"), emulator);
     else {
       const width = process.stdout.columns ?? 100;
-      await runLocally(emulator, { quiet: argv.includes("--quiet"), color: useColor(process.stdout), width });
+      const why = local ? "--local" : "no Pulumi CLI found";
+      await runLocally(emulator, { quiet: argv.includes("--quiet"), color: useColor(process.stdout), width, why });
     }
     process.stdout.write("demo: done\n");
     return 0;
