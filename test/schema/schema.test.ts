@@ -144,17 +144,28 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(Object.keys(schema.functions)).toEqual(["neon:index:getProjects"]);
   });
 
-  it("carries the package's version, and every example depends on it (or on this repository's package itself)", () => {
+  it("carries the package's version, and every example installs the package from this repository as written", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
     expect(schema.version).toBe(pkg.version);
     const examples = fs.readdirSync(path.join(REPO_ROOT, "examples"));
     for (const example of examples) {
       const manifest = path.join(REPO_ROOT, "examples", example, "package.json");
       if (!fs.existsSync(manifest)) continue;
-      const dependency = JSON.parse(fs.readFileSync(manifest, "utf8")).dependencies["pulumi-neon-dynamic"];
-      // A runnable example may take the package from this repository (file:../..), which is this version by definition.
-      expect([`${example}: ^${pkg.version}`, `${example}: file:../..`]).toContain(`${example}: ${dependency}`);
+      const { dependencies } = JSON.parse(fs.readFileSync(manifest, "utf8"));
+      // The package is not on the npm registry: a version range there made `npm install` fail with a 404.
+      expect(`${example}: ${dependencies["pulumi-neon-dynamic"]}`).toBe(`${example}: file:../..`);
+      // The same range as the package's, so npm can install one copy of @pulumi/pulumi for both.
+      expect(`${example}: ${dependencies["@pulumi/pulumi"]}`).toBe(`${example}: ${pkg.dependencies["@pulumi/pulumi"]}`);
     }
+  });
+
+  it("takes @pulumi/pulumi as a range (a program's copy is used, not a second one) and ships the license it names", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+    expect(pkg.dependencies["@pulumi/pulumi"]).toMatch(/^\^3\.\d+\.\d+$/);
+    expect(pkg.license).toBe("Apache-2.0");
+    const license = fs.readFileSync(path.join(REPO_ROOT, "LICENSE"), "utf8");
+    expect(license).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    expect(license).toContain("END OF TERMS AND CONDITIONS");
   });
 
   it("Compute inputs are ComputeArgs, member by member (name, kind, required)", () => {
