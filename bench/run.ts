@@ -6,6 +6,7 @@
 import { writeFileSync } from "fs";
 import * as path from "path";
 import { describeBehaviours } from "../emulator";
+import { cliRows } from "./cli";
 import { BenchConfig, limitMs, parseArgs, phaseMs, real } from "./config";
 import { RunResult } from "./measure";
 import { chart, Row, Series, table } from "./report";
@@ -110,6 +111,8 @@ async function main(): Promise<number> {
   log("state size, preview, plugin start");
   rows.push(...(await staticFigures(config, captured)));
   rows.push(...scalingRows(config, one.ours));
+  log("through the real Pulumi CLI");
+  rows.push(...(await cliRows(config, one.ours.get(config.computes)!, rows)));
   const minutes = ((performance.now() - started) / 60000).toFixed(1);
   const text = `${header(config)}\n\n${table(rows)}\n\nMeasured in one run of ${minutes} min on this machine (node ${process.version}).\n`;
   process.stdout.write(text);
