@@ -1,0 +1,414 @@
+/**
+ * A `pulumi up` killed (SIGKILL, the CLI's whole process group) after the service created a compute and before the
+ * CLI recorded it, through the real Pulumi CLI, then what the next commands do, non-interactively; and the same
+ * scenario through the model of the engine (`LocalStack.interrupt()`), for comparison.
+ *
+ * The CLI is spawned here on a small `Pulumi.yaml` program (a plain `index.js`) written into a directory inside the
+ * repository (so that `pulumi-neon-dynamic` and `@pulumi/pulumi` resolve through its node_modules), with a file
+ * backend and PULUMI_HOME of its own: the Automation API can only interrupt with SIGINT.
+ *
+ * What the real CLI (v3.248.0) does, as asserted below:
+ * - The killed CLI leaves its stack lock: the next `up` refuses to start ("the stack is currently locked by 1
+ *   lock(s) … delete the lock file with `pulumi cancel`") and sends nothing. The plugins it started (the dynamic
+ *   provider, the language host) have process groups of their own and outlive it.
+ * - After `pulumi cancel`, the next `up` warns of the pending create ("interrupted while creating", "`pulumi refresh`
+ *   will need to be run interactively to clear pending CREATE operations") and creates again. The pending create
+ *   stays in the state: every later `up` (and `destroy`) warns again; `preview` and a non-interactive `refresh`
+ *   neither warn nor clear it; `pulumi refresh --clear-pending-creates` clears it. `pulumi refresh
+ *   --import-pending-creates <urn> <id>` (the interactive refresh's "import") drops it too, importing nothing: no
+ *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
+ * - The provider never takes the interrupted attempt's compute (README, "Names and lost responses"): it stays on the
+ *   service, named `pulumi-<ownerTag>-<8 hex>`, beside the one the state holds; nothing is deleted or duplicated
+ *   besides it.
+ */
+import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { Emulator, startEmulator } from "../../emulator";
+import { Compute } from "../../provider";
+import { NeonClient } from "../../sdk";
+import { CommandResult, LocalStack } from "../../testing";
+import { findPulumiCli } from "../../testing/cli";
+
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+const PROJECT = "interrupted";
+const URN = `urn:pulumi:dev::${PROJECT}::pulumi-nodejs:dynamic/neon:Compute::replica`;
+/** Service time of each phase of an operation: the CLI is still waiting on the create when it is killed. */
+const OPERATION_MS = 1500;
+
+let emulator: Emulator;
+let api: NeonClient;
+let cliRoot: string;
+
+beforeAll(async () => {
+  const found = findPulumiCli();
+  if (!found) throw new Error("no Pulumi CLI: run npm run pulumi:install");
+  cliRoot = found;
+  emulator = await startEmulator({ operationDurationMs: OPERATION_MS, rateLimit: false });
+  api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
+});
+afterAll(() => emulator?.close());
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** The emulator's requests during the run. */
+  requests: { method: string; path: string; status: number }[];
+}
+
+interface Checkpoint {
+  resources?: { urn: string; id?: string; type: string }[];
+  pending_operations?: { type: string; resource: { urn: string; inputs: Record<string, unknown> } }[];
+}
+
+/** A Pulumi project directory inside the repository, its file backend and PULUMI_HOME, and the CLI run on it. */
+class ProgramDir {
+  readonly root = fs.mkdtempSync(path.join(REPO_ROOT, "test", "cli", ".tmp-interrupt-"));
+  readonly program = path.join(this.root, "program");
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor() {
+    fs.mkdirSync(this.program);
+    fs.mkdirSync(path.join(this.root, "backend"));
+    fs.writeFileSync(
+      path.join(this.program, "Pulumi.yaml"),
+      `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    );
+    fs.writeFileSync(
+      path.join(this.program, "index.js"),
+      [
+        `const pulumi = require("@pulumi/pulumi");`,
+        `const { Compute } = require("pulumi-neon-dynamic");`,
+        `const config = new pulumi.Config();`,
+        `const replica = new Compute("replica", {`,
+        `  projectId: config.require("projectId"),`,
+        `  branchId: config.require("branchId"),`,
+        `  type: "read_only",`,
+        `});`,
+        `exports.id = replica.id;`,
+        ``,
+      ].join("\n"),
+    );
+    this.env = {
+      ...process.env,
+      PULUMI_BACKEND_URL: `file://${path.join(this.root, "backend")}`,
+      PULUMI_HOME: path.join(this.root, "home"),
+      PULUMI_CONFIG_PASSPHRASE: "pulumi-neon-dynamic-tests",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_OPTION_NON_INTERACTIVE: "true",
+      PATH: `${path.join(cliRoot, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+      NEON_API_KEY: "",
+      NEON_API_HOST: "",
+    };
+  }
+
+  /** `pulumi <args>` in the program's directory, in a process group of its own; `started` sees the child. */
+  run(args: string[], started?: (child: ChildProcess) => void): Promise<Run> {
+    const mark = emulator.requests.length;
+    return new Promise((resolve, reject) => {
+      const child = spawn(path.join(cliRoot, "bin", "pulumi"), args, {
+        cwd: this.program,
+        env: this.env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout?.on("data", (chunk) => (stdout += chunk));
+      child.stderr?.on("data", (chunk) => (stderr += chunk));
+      child.on("error", reject);
+      child.on("close", (code, signal) =>
+        resolve({ code, signal, stdout, stderr, requests: emulator.requests.slice(mark) }),
+      );
+      started?.(child);
+    });
+  }
+
+  /** Like `run`, and fails the test with the CLI's output when it does not exit 0. */
+  async ok(args: string[]): Promise<Run> {
+    const result = await this.run(args);
+    if (result.code !== 0)
+      throw new Error(`pulumi ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+    return result;
+  }
+
+  /** The stack's checkpoint as the file backend keeps it. */
+  checkpoint(): Checkpoint {
+    const file = path.join(this.root, "backend", ".pulumi", "stacks", PROJECT, "dev.json");
+    return (JSON.parse(fs.readFileSync(file, "utf8")) as { checkpoint: { latest: Checkpoint } }).checkpoint.latest;
+  }
+
+  /** Processes still running with this directory's PULUMI_HOME: those the CLI started and left behind. */
+  survivors(): { pid: number; command: string }[] {
+    const marker = `PULUMI_HOME=${this.env.PULUMI_HOME}`;
+    const found: { pid: number; command: string }[] = [];
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+      try {
+        const environ = fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+        if (!environ.includes(marker)) continue;
+        const command = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ").trim();
+        found.push({ pid: Number(entry), command });
+      } catch {
+        // gone, or not ours to read
+      }
+    }
+    return found;
+  }
+
+  /** Kills (by pid) what the CLI left running, then removes the directory. */
+  async dispose(): Promise<void> {
+    for (const { pid } of this.survivors()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** True once the emulator has answered a create of a compute (201) after `mark`. */
+const createAnswered = (mark: number) =>
+  emulator.requests.slice(mark).some((r) => r.method === "POST" && r.path.endsWith("/endpoints") && r.status === 201);
+
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const computesOn = async (branch: string) =>
+  (await api.endpoints.listForBranch(emulator.projectId, branch)).map((c) => ({ id: c.id, name: c.name }));
+
+const writes = (requests: { method: string; path: string }[]) =>
+  requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+/** The warning the engine gives for one pending create of the replica (deployment_executor.go, v3.248.0). */
+const PENDING_WARNING = [
+  "Attempting to deploy or update resources with 1 pending operations from previous deployment.",
+  `* ${URN}, interrupted while creating`,
+  "Note that `pulumi refresh` will need to be run interactively to clear pending CREATE operations.",
+];
+
+/** The no-change check: a preview of only `same` steps that sends nothing; a refresh that finds nothing changed. */
+async function expectNoChange(dir: ProgramDir): Promise<void> {
+  const preview = await dir.ok(["preview", "--json", "--non-interactive"]);
+  const plan = JSON.parse(preview.stdout) as { steps: { op: string }[]; changeSummary: Record<string, number> };
+  expect(plan.steps.map((s) => s.op).filter((op) => op !== "same")).toEqual([]);
+  expect(plan.changeSummary).toEqual({ same: 2 });
+  expect(preview.requests).toEqual([]);
+  const refresh = await dir.ok(["refresh", "--yes", "--skip-preview", "--json", "--non-interactive"]);
+  const summary = refresh.stdout
+    .split("\n")
+    .filter((line) => line.trim().startsWith("{"))
+    .map((line) => JSON.parse(line) as { summaryEvent?: { resourceChanges: Record<string, number> } })
+    .find((event) => event.summaryEvent)?.summaryEvent;
+  expect(summary?.resourceChanges).toEqual({ same: 2 });
+  expect(writes(refresh.requests)).toEqual([]);
+}
+
+/** `pulumi stack init` and the config of the program (the key as a secret), on the given branch. */
+async function initStack(dir: ProgramDir, branch: string): Promise<void> {
+  await dir.ok(["stack", "init", "dev", "--non-interactive"]);
+  await dir.ok(["config", "set", "--secret", "neon:apiKey", emulator.apiKey]);
+  await dir.ok(["config", "set", "neon:apiUrl", emulator.baseUrl]);
+  await dir.ok(["config", "set", "projectId", emulator.projectId]);
+  await dir.ok(["config", "set", "branchId", branch]);
+}
+
+/**
+ * A new stack's first `up`, killed with its process group once the service has answered the create (the CLI then
+ * waits on the compute's operations, OPERATION_MS per phase); what it leaves is asserted. Returns the stray compute.
+ */
+async function killedUp(dir: ProgramDir, branch: string): Promise<{ id: string; name: string | null | undefined }> {
+  await initStack(dir, branch);
+  const mark = emulator.requests.length;
+  let killed: Promise<void> | undefined;
+  const interrupted = await dir.run(["up", "--yes", "--skip-preview", "--non-interactive"], (child) => {
+    killed = until(() => createAnswered(mark), "the create is answered").then(() => {
+      process.kill(-child.pid!, "SIGKILL");
+    });
+  });
+  await killed;
+  expect(interrupted.signal).toBe("SIGKILL");
+  expect(interrupted.stdout).toContain("pulumi-nodejs:dynamic/neon:Compute replica creating");
+  expect(writes(interrupted.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+
+  // The plugins have process groups of their own (the engine starts them so): the dynamic provider's plugin and the
+  // language host outlive the killed CLI. They are killed here, by pid, as a user would have to.
+  const left = dir.survivors().map((s) => s.command);
+  expect(left).toContainEqual(expect.stringContaining("@pulumi/pulumi/cmd/dynamic-provider"));
+  for (const { pid } of dir.survivors()) process.kill(pid, "SIGKILL");
+
+  // The state: a pending create of the replica, no replica. The service: the compute of that attempt, named with
+  // the resource's tag.
+  const state = dir.checkpoint();
+  expect(state.pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
+  expect((state.resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
+  const ownerTag = String(state.pending_operations?.[0].resource.inputs.ownerTag);
+  const [stray, ...others] = await computesOn(branch);
+  expect(others).toEqual([]);
+  expect(stray.name).toMatch(new RegExp(`^pulumi-${ownerTag}-[0-9a-f]{8}$`));
+  return stray;
+}
+
+describe("an up killed after the service created a replica, before the CLI recorded it", () => {
+  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, creates again, and the stray stays", async () => {
+    const branch = emulator.branches.staging;
+    const dir = new ProgramDir();
+    try {
+      const stray = await killedUp(dir, branch);
+
+      // The next up, non-interactive: the killed CLI's lock stops it before anything runs.
+      const locked = await dir.run(["up", "--yes", "--non-interactive"]);
+      expect(locked.code).toBe(1);
+      expect(locked.stderr).toContain(
+        "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or " +
+          "delete the lock file with `pulumi cancel`.",
+      );
+      expect(locked.requests).toEqual([]);
+      const cancel = await dir.ok(["cancel", "--yes", "--non-interactive"]);
+      expect(cancel.stdout).toContain("The currently running update for 'dev' has been canceled!");
+
+      // Then: the engine warns of the pending create and creates again; the provider makes a new compute (one
+      // POST), takes nothing and deletes nothing.
+      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      for (const line of PENDING_WARNING) expect(next.stdout).toContain(line);
+      expect(next.stdout).toContain("+ 1 created");
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect(held).toMatch(/^ep-/);
+      expect(held).not.toBe(stray.id);
+      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+      // The pending create is carried forward ("these must require user intervention").
+      expect(dir.checkpoint().pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
+
+      await expectNoChange(dir);
+      // Neither that preview nor that (non-interactive) refresh cleared it; the next up warns again, sends nothing.
+      expect(dir.checkpoint().pending_operations).toHaveLength(1);
+      const again = await dir.ok(["up", "--yes", "--non-interactive"]);
+      for (const line of PENDING_WARNING) expect(again.stdout).toContain(line);
+      expect(again.requests).toEqual([]);
+      await expectNoChange(dir);
+
+      // `pulumi refresh --clear-pending-creates` drops it (the compute it stood for is not touched); no more warning.
+      const cleared = await dir.ok(["refresh", "--yes", "--clear-pending-creates", "--non-interactive"]);
+      expect(writes(cleared.requests)).toEqual([]);
+      expect(dir.checkpoint().pending_operations ?? []).toEqual([]);
+      const clean = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(clean.stdout).not.toContain("pending operations");
+      expect(clean.requests).toEqual([]);
+      await expectNoChange(dir);
+
+      // Destroy deletes the compute the state holds; the stray stays for the user to delete.
+      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
+      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
+      expect(await computesOn(branch)).toEqual([stray]);
+      await api.endpoints.delete(emulator.projectId, stray.id);
+    } finally {
+      await dir.dispose();
+    }
+  });
+
+  it('the real CLI: `pulumi refresh --import-pending-creates <urn> <id>` (what the interactive refresh\'s "import" does) drops the pending create without importing the compute', async () => {
+    // A branch of its own (the fixture's main holds a primary): what the earlier test leaves does not matter here.
+    const branch = (await api.branches.create(emulator.projectId, { branch: { name: "import-pending" } })).branch.id;
+    const dir = new ProgramDir();
+    try {
+      const stray = await killedUp(dir, branch);
+      await dir.ok(["cancel", "--yes", "--non-interactive"]);
+
+      // The refresh turns the pending create into a pending import of that id (refresh.go pendingCreatesToImports),
+      // but nothing in the v3.248.0 engine reads a pending import: the refresh neither reads the compute nor adds it
+      // to the state, and the snapshot it writes carries only pending creates forward, so the import is dropped.
+      const imported = await dir.ok([
+        "refresh",
+        "--yes",
+        "--non-interactive",
+        "--import-pending-creates",
+        URN,
+        "--import-pending-creates",
+        stray.id,
+      ]);
+      expect(imported.stderr).not.toContain("did not correspond to a pending create");
+      expect(imported.requests).toEqual([]);
+      expect(dir.checkpoint().pending_operations ?? []).toEqual([]);
+      expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
+
+      // So the next up (no warning now) creates a compute again, and the stray stays beside it.
+      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(next.stdout).not.toContain("pending operations");
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+      await expectNoChange(dir);
+
+      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
+      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
+      await api.endpoints.delete(emulator.projectId, stray.id);
+    } finally {
+      await dir.dispose();
+    }
+  });
+
+  it("the model (LocalStack.interrupt()): no lock, the next up warns and creates again, the stray stays; the pending create cannot be cleared", async () => {
+    const branch = emulator.branches.dev;
+    const stack = new LocalStack({
+      program: () => ({
+        id: new Compute("replica", { projectId: emulator.projectId, branchId: branch, type: "read_only" }).id,
+      }),
+      project: PROJECT,
+      cwd: REPO_ROOT,
+      requestLog: emulator,
+      env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
+      config: { "neon:apiKey": { secret: emulator.apiKey }, "neon:apiUrl": emulator.baseUrl },
+    });
+    const mark = emulator.requests.length;
+    const running = stack.up({ skipPreview: true });
+    await until(() => createAnswered(mark), "the create is answered");
+    await stack.interrupt();
+    const interrupted = await running;
+    expect(interrupted.interrupted).toBe(true);
+    expect(stack.state.pendingOperations.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
+    const [stray] = await computesOn(branch);
+
+    const next = ok(await stack.up());
+    expect(next.warnings.join("\n")).toContain(`${URN}, interrupted while creating`);
+    expect(writes(next.requests as Run["requests"])).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+    const held = String(stack.outputs({ showSecrets: true }).id);
+    expect(held).not.toBe(stray.id);
+    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+    expect(stack.state.pendingOperations).toHaveLength(1);
+
+    const preview = ok(await stack.preview());
+    expect(preview.steps.filter((s) => s.op !== "same")).toEqual([]);
+    expect(preview.requests).toEqual([]);
+    const refresh = ok(await stack.refresh());
+    expect(refresh.steps.map((s) => s.found)).toEqual(["same"]);
+    // The model has no `--clear-pending-creates`: the pending create stays, and every up warns again.
+    expect(stack.state.pendingOperations).toHaveLength(1);
+    const again = ok(await stack.up());
+    expect(again.warnings.join("\n")).toContain(`${URN}, interrupted while creating`);
+    expect(again.requests).toEqual([]);
+
+    const destroyed = ok(await stack.destroy());
+    expect(writes(destroyed.requests as Run["requests"])).toEqual([
+      `DELETE /projects/${emulator.projectId}/endpoints/${held}`,
+    ]);
+    expect(await computesOn(branch)).toEqual([stray]);
+    await api.endpoints.delete(emulator.projectId, stray.id);
+  });
+});
+
+function ok(result: CommandResult): CommandResult {
+  if (result.error) throw result.error;
+  return result;
+}
