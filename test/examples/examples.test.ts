@@ -49,16 +49,19 @@ describe("each example resolves the package by name from its own directory", () 
 /** The first TypeScript block of a markdown file after `heading`. */
 function snippetAfter(markdownFile: string, heading: string): string {
   const markdown = fs.readFileSync(path.join(REPO_ROOT, markdownFile), "utf8");
+  expect(markdown).toContain(heading);
   const section = markdown.slice(markdown.indexOf(heading));
   return /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
 }
 
 // Guard: the READMEs' test had a placeholder branch id ("br-…"), no check of `error` and jest's 5 s timeout, so it
-// failed as written. It is now this example file, which `npm test` runs (dist/examples/testing-your-program).
-describe("the READMEs show a test of a program that runs as written", () => {
+// failed as written. It is now this example file, which `npm test` runs (dist/examples/testing-your-program). The
+// README's section "Testing your own programs offline" moved to docs/testing.md, whose steps in an empty directory
+// test/package/empty-directory.test.ts also runs as written.
+describe("the documentation shows a test of a program that runs as written", () => {
   const example = fs.readFileSync(path.join(sourceDir("testing-your-program"), "size-change.test.ts"), "utf8");
   it.each([
-    ["README.md", "## Testing your own programs offline"],
+    ["docs/testing.md", "## In an empty directory"],
     ["testing/README.md", "## Use"],
   ])("%s: its snippet is examples/testing-your-program/size-change.test.ts", (file, heading) => {
     expect(snippetAfter(file, heading)).toBe(example);

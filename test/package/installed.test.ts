@@ -15,8 +15,8 @@ import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { packRepository, REPO_ROOT } from "./pack";
 
-const REPO_ROOT = path.resolve(__dirname, "../../..");
 const TSC = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 const JEST = path.join(REPO_ROOT, "node_modules", "jest", "bin", "jest.js");
 const EXAMPLE = path.join(REPO_ROOT, "examples", "testing-your-program");
@@ -37,12 +37,7 @@ let project: string;
 /** A temporary project with the packed package unpacked in its node_modules, beside links to the rest. */
 function installPacked(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-installed-"));
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const tarball = path.join(dir, (JSON.parse(packed) as { filename: string }[])[0].filename);
+  const tarball = packRepository(dir);
   const modules = path.join(dir, "node_modules");
   fs.mkdirSync(modules);
   execFileSync("tar", ["-xzf", tarball, "-C", modules]);
@@ -108,7 +103,7 @@ describe("the packed package, installed in a project", () => {
       for (const dev of ["jest", "ts-jest", "typescript", "@types/jest", "@types/node"]) {
         expect(Object.keys(manifest.devDependencies)).toContain(dev);
       }
-      // The package pins @pulumi/pulumi: the example asks for the same version, so npm installs one copy.
+      // The example asks for @pulumi/pulumi in the package's range (^3.248.0), so npm installs one copy.
       expect(manifest.dependencies["@pulumi/pulumi"]).toBe(
         JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"],
       );
@@ -136,6 +131,40 @@ describe("the packed package, installed in a project", () => {
       });
       expect(run.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
     }, 150_000);
+  });
+
+  it("type-checks every TypeScript snippet of the README and docs/ that imports the package", () => {
+    const pages = ["README.md", ...fs.readdirSync(path.join(REPO_ROOT, "docs")).map((name) => `docs/${name}`)];
+    const snippets = pages
+      .filter((page) => page.endsWith(".md"))
+      .flatMap((page) =>
+        [...fs.readFileSync(path.join(REPO_ROOT, page), "utf8").matchAll(/^```ts\n([\s\S]*?)^```/gm)]
+          .map((match) => match[1])
+          .filter((code) => /from "pulumi-neon-dynamic/.test(code))
+          .map((code, i) => ({ file: `snippet-${page.replace(/\W/g, "-")}-${i}.ts`, code })),
+      );
+    // The README's first program, docs/resources.md's program, docs/testing.md's test.
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+    const dir = path.join(project, "snippets");
+    fs.mkdirSync(dir);
+    for (const { file, code } of snippets) fs.writeFileSync(path.join(dir, file), code);
+    const config = {
+      compilerOptions: {
+        strict: true,
+        target: "ES2021",
+        module: "commonjs",
+        moduleResolution: "node",
+        esModuleInterop: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: ["node", "jest"],
+      },
+      files: snippets.map(({ file }) => file),
+    };
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config));
+    const checked = spawnSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
+    expect(checked.stdout).toBe("");
+    expect(checked.status).toBe(0);
   });
 
   it("resolves every subpath at run time from the project", () => {
