@@ -7,16 +7,22 @@
  * `up`, `refresh` and `destroy` run a preview first and then the command with `--skip-preview`, as the CLI's
  * `pulumi up` does in one process; the preview's steps are in `result.preview`, as with `LocalStack`.
  */
+import { execFile } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { promisify } from "util";
 import type * as automation from "@pulumi/pulumi/automation";
 import { ConfigInput } from "./config";
 import { Diagnostic } from "./diagnostics";
 import { Program } from "./program";
 import type { Command, CommandOptions, CommandResult, LocalStackOptions } from "./stack";
+import { inputDiff } from "./diff";
 import { StepOp, StepRecord } from "./steps";
 import { nameOf, typeOf } from "./urn";
+import { SIG_KEY, UNKNOWN } from "./values";
+
+const execFileAsync = promisify(execFile);
 
 /** A file backend's secrets are encrypted with this passphrase (a test's state holds no real credentials). */
 export const CLI_TEST_PASSPHRASE = "pulumi-neon-dynamic-tests";
@@ -39,6 +45,8 @@ export class CliStack {
   private pendingConfig: Record<string, ConfigInput | undefined> = {};
   private workspace?: Promise<automation.Stack>;
   private aborter?: AbortController;
+  /** The engine's events of the last command (its preview's apart), as the Automation API gave them: for debugging. */
+  lastEvents?: { preview?: automation.EngineEvent[]; events: automation.EngineEvent[] };
 
   constructor(private readonly options: CliStackOptions) {
     this.project = options.project ?? "project";
@@ -88,10 +96,16 @@ export class CliStack {
     if (!this.options.workDir) fs.rmSync(this.workDir, { recursive: true, force: true });
   }
 
-  /** `pulumi stack export`: the state as the backend keeps it, every secret encrypted. */
+  /** `pulumi stack export` (without --show-secrets): the state as the backend keeps it, every secret encrypted. */
   async exportState(): Promise<string> {
+    // Not the Automation API's exportStack(): it runs `pulumi stack export --show-secrets`, which decrypts them.
     const stack = await this.automationStack();
-    return JSON.stringify((await stack.exportStack()).deployment);
+    const result = await execFileAsync(
+      path.join(this.options.cliRoot, "bin", "pulumi"),
+      ["stack", "export", "--stack", this.stack, "--non-interactive"],
+      { cwd: stack.workspace.workDir, env: this.env, maxBuffer: 256 * 1024 * 1024 },
+    );
+    return JSON.stringify((JSON.parse(result.stdout) as { deployment: unknown }).deployment);
   }
 
   /** `pulumi stack output` (`--show-secrets` with showSecrets). */
@@ -174,12 +188,14 @@ export class CliStack {
     let preview: Run | undefined;
     if (command !== "preview" && !options.skipPreview) {
       preview = await this.run(stack, command, true, options);
+      this.lastEvents = { events: preview.events };
       if (preview.error) return this.result(command, preview, undefined, log, mark);
     }
     const last =
       command === "preview"
         ? await this.run(stack, command, true, options)
         : await this.run(stack, command, false, options);
+    this.lastEvents = { ...(preview ? { preview: preview.events } : {}), events: last.events };
     return this.result(command, last, preview, log, mark);
   }
 
@@ -205,9 +221,10 @@ export class CliStack {
         else await stack.refresh(common);
       } else if (dryRun) await stack.previewDestroy({ ...common, runProgram: options.runProgram });
       else await stack.destroy({ ...common, runProgram: options.runProgram });
-      return { events, output: output.join("") };
+      return { dryRun, events, output: output.join("") };
     } catch (error) {
-      return { events, output: output.join(""), error: error instanceof Error ? error : new Error(String(error)) };
+      const failure = error instanceof Error ? error : new Error(String(error));
+      return { dryRun, events, output: output.join(""), error: failure };
     } finally {
       this.aborter = undefined;
     }
@@ -223,14 +240,20 @@ export class CliStack {
     const diagnostics = diagnosticsOf(last.events);
     return {
       command,
-      steps: stepsOf(last.events, command === "preview" || (command !== "up" && last === preview)),
+      // An `up` whose preview failed ends with that preview: its steps are read as a preview's.
+      steps: stepsOf(last.events, last.dryRun, command === "refresh"),
       diagnostics,
       warnings: diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
       outputs: command === "preview" ? previewOutputs(last.events) : await this.outputs(),
       ...(last.error ? { error: last.error } : {}),
       interrupted: false,
       ...(preview
-        ? { preview: { steps: stepsOf(preview.events, true), diagnostics: diagnosticsOf(preview.events) } }
+        ? {
+            preview: {
+              steps: stepsOf(preview.events, true, command === "refresh"),
+              diagnostics: diagnosticsOf(preview.events),
+            },
+          }
         : {}),
       requests: log ? log.slice(mark) : [],
     };
@@ -238,6 +261,8 @@ export class CliStack {
 }
 
 interface Run {
+  /** A preview (`--dry-run`). */
+  dryRun: boolean;
   events: Events;
   output: string;
   error?: Error;
@@ -253,25 +278,44 @@ function configValue(value: ConfigInput): automation.ConfigValue {
 /**
  * The steps of a deployment from its events: a preview's from `resourcePreEvent` (what it would do), an update's
  * from `resOutputsEvent` (done) and `resOpFailedEvent` (failed), each with the op, the blamed keys and the diffs.
+ *
+ * A refresh's, in a preview too, from `resOutputsEvent`: its `resourcePreEvent` says only `refresh`, and the outputs
+ * event carries what the read found as the op (pkg/engine/update.go OnResourceStepPost: `s.ResultOp()`, same, update
+ * or delete, in updateActions and previewActions alike), which `LocalStack` reports as op `refresh` with `found`.
  */
-export function stepsOf(events: Events, preview: boolean): StepRecord[] {
+export function stepsOf(events: Events, preview: boolean, refresh = false): StepRecord[] {
   const steps: StepRecord[] = [];
   for (const event of events) {
-    const done = preview ? event.resourcePreEvent : event.resOutputsEvent;
+    const done = preview && !refresh ? event.resourcePreEvent : event.resOutputsEvent;
     const failed = preview ? undefined : event.resOpFailedEvent;
     const metadata = done?.metadata ?? failed?.metadata;
     if (!metadata) continue;
+    const found = refresh && !failed ? (metadata.op as StepRecord["found"]) : undefined;
     steps.push({
-      op: metadata.op as StepOp,
+      op: refresh ? "refresh" : (metadata.op as StepOp),
       urn: metadata.urn,
       name: nameOf(metadata.urn),
       type: typeOf(metadata.urn),
       ...(metadata.keys && metadata.keys.length > 0 ? { keys: metadata.keys } : {}),
-      ...(metadata.diffs && metadata.diffs.length > 0 ? { diffs: metadata.diffs } : {}),
+      ...(metadata.op === "update" && !refresh ? { diffs: diffsOf(metadata) } : {}),
+      ...(found ? { found } : {}),
       ...(failed ? { error: "failed" } : {}),
     });
   }
   return steps;
+}
+
+/**
+ * An update's changed inputs, as the CLI's display lists them (`[diff: …]`, pkg/backend/display/rows.go getDiffInfo):
+ * the provider's changed keys (`metadata.diffs`, DiffResponse.diffs) filter the engine's comparison of the old and new
+ * inputs, internal keys (`__provider`) left out. A dynamic provider reports no changed keys, so for this package's
+ * resources the list is the comparison of the inputs, which is what `LocalStack` records (step-generator.ts
+ * inputDiff). Secret inputs arrive as "[secret]" in events: a change between two secret values is not seen here.
+ */
+function diffsOf(metadata: automation.StepEventMetadata): string[] {
+  const compared = inputDiff(metadata.old?.inputs ?? {}, metadata.new?.inputs ?? {}).filter((k) => !k.startsWith("__"));
+  const include = metadata.diffs ?? [];
+  return include.length > 0 ? compared.filter((key) => include.includes(key)) : compared;
 }
 
 /**
@@ -282,7 +326,9 @@ export function stepsOf(events: Events, preview: boolean): StepRecord[] {
 export function diagnosticsOf(events: Events): Diagnostic[] {
   const list: Diagnostic[] = [];
   for (const { diagnosticEvent: d } of events) {
-    if (!d || d.ephemeral) continue;
+    // Debug messages (the SDK's "Registering resource" log) are in the stream, but the CLI shows them only with
+    // --debug (pkg/backend/display/progress.go: `payload.Severity == diag.Debug && !display.opts.Debug`).
+    if (!d || d.ephemeral || (d.severity as string) === "debug") continue;
     for (const line of d.message.split("\n").map((l) => l.trim())) {
       if (!line) continue;
       const warning = /^warning:\s*(.*)$/i.exec(line);
@@ -293,14 +339,30 @@ export function diagnosticsOf(events: Events): Diagnostic[] {
   return list;
 }
 
-/** A preview's stack outputs, as the root resource's outputs event carries them. */
+/**
+ * A preview's stack outputs: what the program registered, as `LocalStack` gives them (secrets "[secret]", values not
+ * known yet "[unknown]"). The root stack has two outputs events in a preview: its step's first (previewActions
+ * OnResourceStepPost reports every step, the root's `same` with the outputs the state has), then the one of the
+ * program's RegisterResourceOutputs (step_executor.go ExecuteRegisterResourceOutputs), which is the one read; a program
+ * that registered none leaves {}.
+ */
 function previewOutputs(events: Events): Record<string, unknown> {
-  for (const event of events) {
-    const metadata = event.resOutputsEvent?.metadata ?? event.resourcePreEvent?.metadata;
-    if (metadata && typeOf(metadata.urn) === "pulumi:pulumi:Stack" && metadata.new?.outputs)
-      return metadata.new.outputs as Record<string, unknown>;
+  const root = events
+    .map((event) => event.resOutputsEvent?.metadata)
+    .filter((metadata) => metadata !== undefined && typeOf(metadata.urn) === "pulumi:pulumi:Stack");
+  const registered = root.length > 1 ? root[root.length - 1] : undefined;
+  return shown(registered?.new?.outputs ?? {}) as Record<string, unknown>;
+}
+
+/** The engine's JSON of a value: a secret is an object with the signature key (its value elided), an unknown a string. */
+function shown(value: unknown): unknown {
+  if (value === UNKNOWN) return "[unknown]";
+  if (Array.isArray(value)) return value.map(shown);
+  if (typeof value === "object" && value !== null) {
+    if (SIG_KEY in value) return "[secret]";
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, shown(v)]));
   }
-  return {};
+  return value;
 }
 
 /** Output values as `pulumi stack output` shows them. */

@@ -63,6 +63,8 @@ export class Deployment {
   private registrations?: Registrations;
   private error?: Error;
   private wasInterrupted = false;
+  /** A step failed, or the step generator reported an error and went on (what makes the engine say "… failed"). */
+  private executionFailed = false;
 
   constructor(private readonly options: DeploymentOptions) {
     this.prev = structuredClone(options.prev);
@@ -80,6 +82,13 @@ export class Deployment {
     } finally {
       await this.provider.close();
       this.diagnostics.addPluginOutput(await this.provider.output());
+    }
+    // deployment_executor.go Execute (and refresh): when the step executor errored (a step failed) or the step
+    // generator reported errors and went on (sg.Errored()), the engine ends with its own error, "update failed"
+    // ("preview failed" in a preview; a refresh and a destroy say "update" too: reportExecResult). A bail of the step
+    // generator (a Check failure) or of the program returns before it: no such line then.
+    if (this.executionFailed && !this.wasInterrupted) {
+      this.diagnostics.error(`${this.options.preview ? "preview" : "update"} failed`);
     }
     return {
       steps: this.steps,
@@ -122,7 +131,10 @@ export class Deployment {
     }
     // An error reported while a preview went on (a protected replacement) fails it at the end (sg.Errored()).
     const reported = this.diagnostics.list.find((d) => d.severity === "error");
-    if (reported) this.fail(new Error(reported.message));
+    if (reported) {
+      this.executionFailed ||= this.error === undefined;
+      this.fail(new Error(reported.message));
+    }
     if (this.cancelled()) return;
     const deletes = generator.generateDeletes(this.prev.resources);
     // GenerateDeletes loads the provider of every resource it deletes (EnsureProvider), in a preview too.
@@ -176,6 +188,7 @@ export class Deployment {
       } catch (error) {
         if (this.wasInterrupted) throw error;
         record.error = error instanceof Error ? error.message : String(error);
+        this.executionFailed = true;
         this.record(record);
         this.diagnostics.error(record.error, record.urn);
         if (!(error instanceof DeleteProtectedError)) this.fail(error);
@@ -205,6 +218,7 @@ export class Deployment {
       snapshot: this.snapshot,
       pool: this.pool,
       onError: (error, urn) => {
+        this.executionFailed = true;
         this.diagnostics.error(error instanceof Error ? error.message : String(error), urn);
         this.fail(error);
       },

@@ -82,6 +82,10 @@ async function create(
     const created = await ctx.provider.create(state.urn, state.inputs, ctx.preview);
     state.id = created.id;
     state.outputs = markSecretOutputs(created.outputs, state.inputs, state.additionalSecretOutputs);
+    // CreateStep.Apply marks the old object for deletion after the DryRun branch, so in a preview too (on the
+    // deployment's own copy of the olds): GenerateDeletes then shows its delete-replaced step, as the CLI's preview
+    // of a create-before-delete replacement does.
+    if (ctx.preview && replacing?.pendingDelete) replacing.old.delete = true;
   } catch (error) {
     if (!(error instanceof InitError)) throw error;
     // A partial failure: the object exists; it is recorded with the reasons, and the step fails.

@@ -14,7 +14,7 @@
  * Found (none of it the provider's doing): at -v=3 and above the Node.js SDK's debug line of a RegisterResource answer
  * holds the ApiKey's secret; at -v=7 the engine's planner line holds the provider's config (neon:apiKey); at -v=9 the
  * engine's RPC marshaling lines hold both. The Automation API's event stream carries that SDK debug line too (shown
- * by the CLI only with --debug). And `CliStack.exportState()` is `pulumi stack export --show-secrets`.
+ * by the CLI only with --debug). `CliStack.exportState()` holds none.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
@@ -254,11 +254,9 @@ describe("no key in plain text", () => {
       }
       expect(events.some(({ text }) => text.includes(emulator.apiKey))).toBe(false);
 
-      // CliStack.exportState() is the Automation API's exportStack(), which runs `pulumi stack export --show-secrets`
-      // (@pulumi/pulumi automation/localWorkspace.js): unlike LocalStack.exportState(), it holds every secret in
-      // plain text. Recorded, not relied on: what a backend keeps is the export above. (Should CliStack export without
-      // --show-secrets one day, this becomes an assertion of no leak.)
-      expect(leaks([{ where: "exportState()", text: shown }], secrets).length).toBeGreaterThan(0);
+      // CliStack.exportState() runs `pulumi stack export` without --show-secrets, as LocalStack.exportState() keeps
+      // secrets encrypted (it once used the Automation API's exportStack(), which decrypts them).
+      expect(leaks([{ where: "exportState()", text: shown }], secrets)).toEqual([]);
     } finally {
       await stack.dispose();
     }

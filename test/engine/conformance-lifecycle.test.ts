@@ -58,6 +58,9 @@ describe("failures (step.go CreateStep/DeleteStep.Apply, deployment_executor.go)
     const up = await recorded.stack.up({ skipPreview: true });
     expect(up.error?.message).toContain("failing as asked");
     expect(recorded.stack.state.resources.filter((r) => r.type === RECORDER)).toEqual([old]);
+    // deployment_executor.go Execute: after a failed step the engine ends with its own error (reportExecResult).
+    const errors = up.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    expect(errors).toEqual([expect.stringContaining("failing as asked"), "update failed"]);
   });
 
   it("TestPendingReplaceResumeWithSameGoals: a failed delete-before-create leaves the old pending replacement; the next up only creates", async () => {
@@ -297,6 +300,8 @@ describe("check failures (issueCheckFailures)", () => {
     expect(up.diagnostics.map((d) => d.message)).toContain(
       `${RECORDER} resource 'r': property value value {a} has a problem: is refused as asked`, // Go's {%v}
     );
+    // A Check failure bails the step generator: Execute returns before its "preview failed" (reportExecResult).
+    expect(up.diagnostics.map((d) => d.message)).not.toContain("preview failed");
     expect(recorded.callsOf("create")).toEqual([]);
   });
 });

@@ -46,7 +46,8 @@ describe("Check (continueStepsFromImport, processIgnoreChanges)", () => {
     declared.opts = { ignoreChanges: ["other"] };
     const mark = recorded.mark();
     const preview = await recorded.stack.preview();
-    expect(opsOf(preview.steps)).toEqual(["create-replacement", "replace"]);
+    // CreateStep.Apply marks the old object for deletion in a preview too: its delete-replaced step shows.
+    expect(opsOf(preview.steps)).toEqual(["create-replacement", "replace", "delete-replaced"]);
     const checks = recorded.callsOf("check", mark);
     expect(checks).toHaveLength(2);
     expect(checks[0]).toMatchObject({ olds: { value: "a" }, news: { value: "b", other: "x" } });
@@ -221,7 +222,7 @@ describe("replacements (continueStepsFromDiff)", () => {
     await recorded.stack.up({ skipPreview: true });
     withTrigger = true;
     const preview = await recorded.stack.preview();
-    expect(opsOf(preview.steps)).toEqual(["create-replacement", "replace"]);
+    expect(opsOf(preview.steps)).toEqual(["create-replacement", "replace", "delete-replaced"]);
   });
 });
 

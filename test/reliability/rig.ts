@@ -213,11 +213,17 @@ class RunningLog {
   }
 }
 
-/** What a command reported as errors: its error first, then each error diagnostic it did not already say. */
+/**
+ * What a command reported as errors: its error first, then each error diagnostic it did not already say, but the
+ * engine's closing line after a failed step ("update failed": deployment_executor.go reportExecResult), which names
+ * nothing of its own (the step's error says what failed).
+ */
 export function errorsOf(result: CommandResult): Error[] {
   const errors = result.error ? [result.error] : [];
   for (const d of result.diagnostics) {
-    if (d.severity === "error" && d.message !== result.error?.message) errors.push(new Error(d.message));
+    if (d.severity !== "error" || d.message === result.error?.message) continue;
+    if (!d.urn && /^(update|preview) failed$/.test(d.message)) continue;
+    errors.push(new Error(d.message));
   }
   return errors;
 }
