@@ -12,3 +12,5 @@ export { Program } from "./program";
 export { moduleProgram } from "./module-program";
 export { renderResult, renderStep, ReportOptions, StepLineOptions } from "./report";
 export { Snapshot, ResourceState, PendingOperation } from "./state";
+export { CliStack, CliStackOptions, CLI_TEST_PASSPHRASE } from "./cli-stack";
+export { findPulumiCli } from "./cli";
