@@ -1,15 +1,19 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { BRANCH_MOVES, POOLER_REQUESTS, type BranchMove, type PoolerRequests } from "./behaviours";
 import { parseFaultSpec } from "./faults";
-import { startEmulator, type EmulatorOptions, type Plan } from "./index";
+import { startEmulator, type Emulator, type EmulatorOptions, type Plan } from "./index";
+import { writeAtomic } from "./persistence";
 
 const USAGE = `Usage: neon-emulator [options]
   --port N                   port to listen on (0 = any free port; default 0)
   --host H                   address to bind (default 127.0.0.1)
-  --api-key KEY              the console key (default: a fresh 64-character key, printed once)
+  --api-key KEY              the console key (default: the one kept beside --state-file, else a fresh
+                             64-character key, printed once)
   --time-scale X             service seconds per real second (default 1; 60 = a 5-minute autosuspend in 5 s)
-  --state-file F             keep the world in F (atomic writes) and reload it at start
+  --state-file F             keep the world in F (atomic writes) and reload it at start; the console key is kept
+                             in F.key (F holds key hashes only), so a restart prints the same key
   --fixture F                starting world from a JSON fixture (accounts, projects, branches, computes)
   --faults SPEC              random faults, e.g. seed=1,rate=0.1,kinds=500+502+503+reset+slow+ambiguous+423+429
   --operation-duration-ms N  service ms an operation spends scheduling and running (default 1000)
@@ -28,8 +32,10 @@ const USAGE = `Usage: neon-emulator [options]
   --branch-move MODE         what branch_id in an update does: moves (default, the real service today), or
                              refused / ignored (the two plausible behaviours once Neon removes the deprecated field)
   --verbose                  one line per request on stderr (never a key)
-Prints NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY and NEON_PROJECT_ID (and NEON_ORG_ID with
---org) on stdout, and the service behaviours it runs with on stderr.`;
+Prints on stdout, one NAME=value line each: NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY,
+NEON_PROJECT_ID (the default project), NEON_ORG_ID (with --org), and NEON_BRANCH_<NAME> for each branch of the
+default project (NEON_BRANCH_MAIN, which holds the primary compute, NEON_BRANCH_DEV, NEON_BRANCH_STAGING); on
+stderr, the service behaviours it runs with.`;
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -104,22 +110,95 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
   };
 }
 
+/** The variable a branch's id is printed as: NEON_BRANCH_ and its name in capitals, other characters `_`. */
+export function branchVariable(branchName: string): string {
+  const suffix = branchName
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  return `NEON_BRANCH_${suffix || "_"}`;
+}
+
+/**
+ * What a script reads on stdout: NAME=value lines (a shell can `eval` them, `grep` and `cut` pick one). The key is
+ * printed here and nowhere else. A branch whose variable an earlier branch already took is left out.
+ */
+export function readyLines(
+  em: Pick<Emulator, "baseUrl" | "apiKey" | "projectId" | "branches">,
+  organization?: string,
+): string[] {
+  const lines = [`NEON_API_HOST=${em.baseUrl}`, `NEON_API_KEY=${em.apiKey}`, `NEON_PROJECT_ID=${em.projectId}`];
+  if (organization) lines.push(`NEON_ORG_ID=${organization}`);
+  const taken = new Set<string>();
+  for (const [name, id] of Object.entries(em.branches)) {
+    const variable = branchVariable(name);
+    if (!taken.has(variable)) lines.push(`${variable}=${id}`);
+    taken.add(variable);
+  }
+  return lines;
+}
+
+/**
+ * Where the CLI keeps the console key of a state file: beside it, not in it. The state file holds key hashes only
+ * (a key cannot be read back from it, and it may be shared or attached to a report), so without this file every
+ * start with a reloaded state would make a new console key, and a stack configured with the last one would fail.
+ */
+export function keyFileOf(stateFile: string): string {
+  return `${stateFile}.key`;
+}
+
+function readKeyFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8").trim() || undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Starts the emulator. With a state file, the console key is the one kept in its key file (unless --api-key gives
+ * one), and the key in use is kept there (mode 0600) for the next start; a kept key the world refuses (revoked
+ * through the API, or the key file of another world) is replaced by a new one, saying so.
+ */
+async function start(options: EmulatorOptions): Promise<{ em: Emulator; notes: string[] }> {
+  if (!options.stateFile) return { em: await startEmulator(options), notes: [] };
+  const keyFile = keyFileOf(options.stateFile);
+  const kept = options.apiKey === undefined ? readKeyFile(keyFile) : undefined;
+  const notes: string[] = [];
+  let em: Emulator;
+  try {
+    em = await startEmulator({ ...options, apiKey: options.apiKey ?? kept });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (kept === undefined || !/api ?key/i.test(message)) throw err;
+    em = await startEmulator(options);
+    notes.push(`the console key kept in ${keyFile} was refused (${message}): a new one is printed and kept there`);
+  }
+  if (em.apiKey !== kept) await writeAtomic(keyFile, `${em.apiKey}\n`);
+  if (em.apiKey === kept) notes.push(`console key reused from ${keyFile}`);
+  else if (notes.length === 0) notes.push(`console key kept in ${keyFile} for the next start`);
+  return { em, notes };
+}
+
 async function main(): Promise<void> {
   const options = parseCli(process.argv.slice(2));
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const em = await startEmulator(options);
-  process.stdout.write(`NEON_API_HOST=${em.baseUrl}\nNEON_API_KEY=${em.apiKey}\nNEON_PROJECT_ID=${em.projectId}\n`);
-  if (options.organization) process.stdout.write(`NEON_ORG_ID=${options.organization}\n`);
+  const { em, notes } = await start(options);
+  for (const note of notes) process.stderr.write(`neon-emulator: ${note}\n`);
   process.stderr.write(`neon-emulator: service behaviours: ${em.describe()}\n`);
+  process.stdout.write(`${readyLines(em, options.organization).join("\n")}\n`);
   const stop = (signal: string): void => {
-    process.stderr.write(`neon-emulator: ${signal}, saving state and closing\n`);
+    const what = options.stateFile ? `saving state to ${options.stateFile} and closing` : "closing";
+    process.stderr.write(`neon-emulator: ${signal}, ${what}\n`);
     em.close().then(
       () => process.exit(0),
       (err: unknown) => {
-        process.stderr.write(`neon-emulator: could not save state: ${String(err)}\n`);
+        const failed = options.stateFile ? "could not save state" : "could not close";
+        process.stderr.write(`neon-emulator: ${failed}: ${String(err)}\n`);
         process.exit(1);
       },
     );

@@ -7,6 +7,7 @@
  * the engine encrypts it in state.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "./declared-outputs";
 
 export interface ApiKeyArgs {
   /** The key's name, 1 to 64 characters. A new name makes a new key (created before the old one is revoked). */
@@ -40,7 +41,22 @@ function impl(): typeof import("./api-key-impl") {
   return require("pulumi-neon-dynamic/provider/api-key-impl");
 }
 
-export const API_KEY_OUTPUTS = ["keyId", "key", "createdAt", "lastUsedAt", "lastUsedFromAddr", "projectId"] as const;
+/**
+ * Every output the ApiKey class declares (and schema.json lists), in the order declared, each passed to the engine
+ * (`undefined` unless the program set it) so that each is an Output whether or not the program set it (an `orgId` left
+ * out is an Output of undefined, not undefined): see declared-outputs.ts. The build fails if this list and the class's
+ * declarations differ (`_EveryApiKeyOutputListed` below).
+ */
+export const API_KEY_OUTPUTS = [
+  "keyName",
+  "keyId",
+  "key",
+  "createdAt",
+  "lastUsedAt",
+  "lastUsedFromAddr",
+  "orgId",
+  "projectId",
+] as const;
 
 /** An API key: personal, of an organization, or limited to one project. Destroying it revokes it. */
 export class ApiKey extends pulumi.dynamic.Resource {
@@ -62,15 +78,17 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string | null>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = Object.fromEntries(API_KEY_OUTPUTS.map((key) => [key, undefined]));
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "key"];
     super(
       apiKeyProvider,
       name,
-      { ...outputs, ...args },
+      { ...everyOutput(API_KEY_OUTPUTS), ...args },
       { ...opts, additionalSecretOutputs: secretOutputs },
       "neon",
       "ApiKey",
     );
   }
 }
+
+/** Compiles only while API_KEY_OUTPUTS names exactly the Outputs the ApiKey class declares. */
+type _EveryApiKeyOutputListed = Assert<SameNames<DeclaredOutputs<ApiKey>, (typeof API_KEY_OUTPUTS)[number]>>;

@@ -7,6 +7,7 @@
  */
 import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
+import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "./declared-outputs";
 
 /** Inputs of a Compute. Sizes are in compute units (CU): 0.25, 0.5, 1..16, even 18..56. */
 export interface ComputeArgs {
@@ -82,9 +83,32 @@ function impl(): typeof import("./compute-impl") {
   return require("pulumi-neon-dynamic/provider/compute-impl");
 }
 
-/** Every output of a Compute (besides the inputs), listed so that the class exposes each one. */
+/**
+ * Every output the Compute class declares (and schema.json lists), in the order declared. Each is passed to the
+ * engine as a property, `undefined` when the program does not set it, because a dynamic resource exposes as an
+ * Output only the properties it was constructed with: an output left out of this list would be `undefined` at run
+ * time (`db.regionId.apply(…)` throwing), whatever its type says. Undefined properties are not sent (the Pulumi
+ * runtime drops them), so the inputs, the diffs and the state are the same as without them. The build fails if this
+ * list and the class's declarations differ (`_EveryComputeOutputListed` below).
+ */
 export const COMPUTE_OUTPUTS = [
   "endpointId",
+  "projectId",
+  "branchId",
+  "regionId",
+  "type",
+  "autoscalingLimitMinCu",
+  "autoscalingLimitMaxCu",
+  "suspendTimeoutSeconds",
+  "pgSettings",
+  "poolerEnabled",
+  "poolerMode",
+  "disabled",
+  "passwordlessAccess",
+  "provisioner",
+  "name",
+  "restartTriggers",
+  "adoptId",
   "host",
   "poolerHost",
   "proxyHost",
@@ -156,8 +180,10 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly ownerTag: pulumi.Output<string>;
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = Object.fromEntries(COMPUTE_OUTPUTS.map((key) => [key, undefined]));
-    const props = { ...outputs, ...args, resourceName: name, ownerTag: ownerTagOf(name) };
+    const props = { ...everyOutput(COMPUTE_OUTPUTS), ...args, resourceName: name, ownerTag: ownerTagOf(name) };
     super(computeProvider, name, props, opts, "neon", "Compute");
   }
 }
+
+/** Compiles only while COMPUTE_OUTPUTS names exactly the Outputs the Compute class declares. */
+type _EveryComputeOutputListed = Assert<SameNames<DeclaredOutputs<Compute>, (typeof COMPUTE_OUTPUTS)[number]>>;
