@@ -152,14 +152,21 @@ function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): st
 /**
  * The branch's primary carries this resource's tag. The provider cannot see the resource's options, so the advice
  * holds whether or not it already has deleteBeforeReplace (an interrupted `up --replace` of one that has it leaves
- * the compute of the interrupted attempt on the branch: adding the option again would change nothing).
+ * the compute of the interrupted attempt on the branch: adding the option again would change nothing). Nor can it
+ * see the URN: a resource moved under a new parent keeps its tag (project, stack, name), and there the option does
+ * nothing (the real engine creates the new URN, then deletes the old one: test/cli/scenarios-replace-parent.test.ts),
+ * so the advice for that case is an alias.
  */
 function taggedRemedy(id: string): string {
   return (
     `${id} carries this resource's tag (its project, stack and resource names). If this is a replacement (pulumi up ` +
-    `--replace, a replacementTrigger, a new parent: Pulumi creates the new compute before deleting the old one) and ` +
+    `--replace, a replacementTrigger: Pulumi creates the new compute before deleting the old one) and ` +
     `the resource does not have the option deleteBeforeReplace: true, ${id} is most likely the compute it replaces: ` +
-    `give the resource that option. Otherwise (it has the option, or this is no replacement), ${id} was probably ` +
+    `give the resource that option. If the resource was moved under a new parent without an alias, Pulumi sees a new ` +
+    `resource, creates it before deleting the old one whatever the options (deleteBeforeReplace does not apply), and ` +
+    `${id} is the compute of its old place: give the resource an alias to that place (aliases: [{ parent: <the old ` +
+    `parent> }], or pulumi.rootStackResource if it had none) and the compute stays as it is. Otherwise (it has the ` +
+    `option, or this is no replacement), ${id} was probably ` +
     `left by an interrupted pulumi up (Pulumi then warned of a pending create): nothing uses it, so delete it (a ` +
     `compute holds no data; its branch does) and run pulumi up again. If neither fits, it may be the primary of ` +
     `another stack with the same project and stack names (another backend or organization): it is not yours, so use ` +

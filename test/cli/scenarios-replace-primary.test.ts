@@ -1,0 +1,92 @@
+/**
+ * Replacements of a primary (read_write) compute that the engine decides without asking the provider's diff, through
+ * the real Pulumi CLI. A branch holds one primary, so a create-before-delete replacement is refused by the service
+ * (409): the provider's error must name the branch, the compute on it and the fix, and nothing may be lost (the old
+ * primary still on the service and in state); `deleteBeforeReplace: true` makes `--replace` and a changed
+ * `replacementTrigger` clean. Each scenario runs on the real CLI, then on the model (`LocalStack`), whose transcript
+ * must equal the CLI's. A move under a new parent: scenarios-replace-parent.test.ts.
+ */
+import { cliWorld, CliWorld, compareWithModel, Engine, computesOn, ok, stateIds, writes } from "./cli-world";
+import {
+  check,
+  CREATE_BEFORE_DELETE,
+  Declared,
+  DELETE_BEFORE_CREATE,
+  endpointsOf,
+  expectConflictNamed,
+  expectNothingLost,
+  firstUp,
+  idOf,
+  run,
+} from "./scenarios-replace-program";
+
+let world: CliWorld;
+beforeAll(async () => {
+  world = await cliWorld();
+});
+afterAll(() => world?.stop());
+
+describe("a primary (read_write) replaced by the engine, through the real CLI", () => {
+  it("pulumi up --replace: without deleteBeforeReplace a 409 naming the compute and the option, nothing lost; with it, replaced cleanly", async () => {
+    const branch = world.branches.dev;
+    const scenario = (engine: Engine) => {
+      const declared: Declared = { args: {}, opts: {} };
+      return run(world, engine, branch, declared, async (stack, t) => {
+        const old = await firstUp(world, stack, t, engine);
+        const refused = t.command("replace", await stack.up({ replace: ["db"] }));
+        expectConflictNamed(refused.error?.message, branch, old, "deleteBeforeReplace: true");
+        await expectNothingLost(world, stack, refused, old, branch);
+        expect(refused.outputs).toEqual({ id: old });
+        await check(stack, t, engine, "after refused replace");
+
+        declared.opts = { deleteBeforeReplace: true };
+        const up = t.command("replace with option", ok(await stack.up({ replace: ["db"] })));
+        const now = await idOf(stack);
+        expect(writes(up)).toEqual([`DELETE ${endpointsOf(world)}/${old}`, `POST ${endpointsOf(world)}`]);
+        expect(await computesOn(world, branch)).toEqual([now]);
+        expect(await stateIds(stack, "db")).toEqual([now]);
+        expect(up.outputs).toEqual({ id: now });
+        await check(stack, t, engine, "after replace with option");
+      });
+    };
+    const cli = await scenario("cli");
+    expect(cli.entries["replace: preview steps"]).toEqual(CREATE_BEFORE_DELETE);
+    expect(cli.entries["replace: steps"]).toEqual(["create-replacement db"]);
+    expect(cli.entries["replace: failed"]).toEqual(["create-replacement db"]);
+    expect(cli.entries["replace with option: preview steps"]).toEqual(DELETE_BEFORE_CREATE);
+    expect(cli.entries["replace with option: steps"]).toEqual(DELETE_BEFORE_CREATE);
+    const model = await scenario("model");
+    console.log(JSON.stringify(compareWithModel(cli, model), null, 1));
+  });
+
+  it("a new replacementTrigger: without deleteBeforeReplace the same 409, the old kept; with it, replaced cleanly", async () => {
+    const branch = world.branches.dev;
+    const scenario = (engine: Engine) => {
+      const declared: Declared = { args: {}, opts: { replacementTrigger: "v1" } };
+      return run(world, engine, branch, declared, async (stack, t) => {
+        const old = await firstUp(world, stack, t, engine);
+        declared.opts = { replacementTrigger: "v2" };
+        const refused = t.command("replace", await stack.up());
+        expectConflictNamed(refused.error?.message, branch, old, "deleteBeforeReplace: true");
+        await expectNothingLost(world, stack, refused, old, branch);
+        // The state keeps trigger v1: the program still asks for the replacement; a preview sends nothing.
+        const still = t.command("preview after refusal", ok(await stack.preview()));
+        expect(still.requests).toEqual([]);
+
+        declared.opts = { replacementTrigger: "v2", deleteBeforeReplace: true };
+        const up = t.command("replace with option", ok(await stack.up()));
+        const now = await idOf(stack);
+        expect(writes(up)).toEqual([`DELETE ${endpointsOf(world)}/${old}`, `POST ${endpointsOf(world)}`]);
+        expect(await computesOn(world, branch)).toEqual([now]);
+        expect(await stateIds(stack, "db")).toEqual([now]);
+        await check(stack, t, engine, "after replace with option");
+      });
+    };
+    const cli = await scenario("cli");
+    expect(cli.entries["replace: steps"]).toEqual(["create-replacement db"]);
+    expect(cli.entries["preview after refusal: steps"]).toEqual(CREATE_BEFORE_DELETE);
+    expect(cli.entries["replace with option: steps"]).toEqual(DELETE_BEFORE_CREATE);
+    const model = await scenario("model");
+    console.log(JSON.stringify(compareWithModel(cli, model), null, 1));
+  });
+});
