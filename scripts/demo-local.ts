@@ -90,7 +90,7 @@ function progress(
   options: LocalDemoOptions,
 ): void {
   if (deployment.preview || !isShown(step)) return;
-  process.stdout.write(`${renderStep(step, { widths, color: options.color, width: options.width })}\n`);
+  process.stdout.write(`${renderStep(step, { widths, color: options.color, width: options.width, done: true })}\n`);
 }
 
 function say(line: string): void {

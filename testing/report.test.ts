@@ -92,4 +92,16 @@ describe("renderResult shows and counts steps as the Pulumi CLI does", () => {
       " + neon:Compute  db  create failed: ".length + 300,
     );
   });
+  it("a finished step's line says what was done (created, updated, deleted original), as the CLI's progress does", () => {
+    expect(renderStep(step("create", COMPUTE, "db"), { done: true })).toBe(" + neon:Compute  db  created");
+    expect(renderStep(step("update", COMPUTE, "db"), { done: true })).toBe(" ~ neon:Compute  db  updated");
+    expect(renderStep(step("delete-replaced", COMPUTE, "db"), { done: true })).toBe(
+      "-- neon:Compute  db  deleted original",
+    );
+    expect(renderStep(step("same", COMPUTE, "db"), { done: true })).toBe("   neon:Compute  db  same");
+    // A failed step was not done: its line keeps the plan's verb and the error.
+    expect(renderStep(step("create", COMPUTE, "db", { error: "boom" }), { done: true })).toBe(
+      " + neon:Compute  db  create failed: boom",
+    );
+  });
 });

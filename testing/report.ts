@@ -63,14 +63,33 @@ export interface StepLineOptions {
   color?: boolean;
   /** The terminal's width: a failed step's error is cut to fit it (the whole error is among the diagnostics). */
   width?: number;
+  /** A finished step (a progress line): its verb in the past tense, as the CLI's "created" (not the plan's "create"). */
+  done?: boolean;
 }
+
+/** The verbs of finished steps (the CLI's progress display: "created", "updated", "deleted original", …). */
+const DONE_STEP: Record<string, string> = {
+  create: "created",
+  update: "updated",
+  replace: "replaced",
+  "create-replacement": "created replacement",
+  "delete-replaced": "deleted original",
+  delete: "deleted",
+  "remove-pending-replace": "dropped pending replace",
+};
 
 /** One step as a line (also a progress line); a failed step carries the first line of its error. */
 export function renderStep(step: StepRecord, options: StepLineOptions = {}): string {
   const paint = painter(options.color ?? false);
   const widths = options.widths ?? { type: 0, name: 0 };
   const look = LOOK[step.found === "update" ? "update" : step.op] ?? LOOK.same;
-  const verb = step.op === "refresh" ? `refresh: ${step.found ?? "read"}` : look.verb;
+  const planned = step.found === "update" ? "update" : step.op;
+  const verb =
+    step.op === "refresh"
+      ? `refresh: ${step.found ?? "read"}`
+      : options.done && !step.error && DONE_STEP[planned]
+        ? DONE_STEP[planned]
+        : look.verb;
   const detail = step.keys?.length
     ? ` [replace: ${step.keys.join(", ")}]`
     : step.diffs?.length

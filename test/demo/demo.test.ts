@@ -62,6 +62,7 @@ describe("demo without the Pulumi CLI", () => {
       /\$ pulumi preview/,
       /^ \+ neon:Compute +primary +create$/m,
       /\$ pulumi up/,
+      /^ \+ neon:Compute +primary +created$/m, // the up's lines are finished steps, not the plan again
       // The CLI counts the stack (a resource), and shows no step of the default provider (an internal step).
       /^Resources: 4 created \(up: done\)$/m,
       /ciApiKey +: "\[secret\]"/,
