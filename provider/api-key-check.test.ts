@@ -14,9 +14,12 @@ describe("checkApiKeyInputs", () => {
     expect(checkApiKeyInputs({ keyName: "ci", orgId: null, projectId: null })).toEqual([]);
   });
 
-  it("refuses a projectId without orgId, naming projectId and what it needs", () => {
+  it("refuses a projectId without orgId, naming projectId, its value and what it needs", () => {
     expect(checkApiKeyInputs({ keyName: "ci", projectId: PROJECT })).toEqual([
-      { property: "projectId", reason: expect.stringMatching(/^needs orgId: .*set orgId/) },
+      {
+        property: "projectId",
+        reason: expect.stringMatching(/^needs orgId: .*set orgId.*; got "spring-example-302709"/),
+      },
     ]);
   });
 
@@ -26,10 +29,16 @@ describe("checkApiKeyInputs", () => {
     ["orgId", "o".repeat(61)],
     ["projectId", "Spring Example"],
     ["projectId", "spring/../example"],
-  ])("refuses a malformed %s (%j), naming what is allowed but not the value", (property, value) => {
+  ])("refuses a malformed %s (%j), naming what is allowed and the value (an id, no secret)", (property, value) => {
     const failures = checkApiKeyInputs({ keyName: "ci", orgId: ORG, [property]: value });
     expect(failures).toEqual([{ property, reason: expect.stringContaining("1 to 60 lowercase letters, digits") }]);
-    if (value.length > 3) expect(failures[0].reason).not.toContain(value);
+    expect(failures[0].reason).toMatch(/; got ".*"$/);
+    if (value.length > 3 && value.length <= 80) expect(failures[0].reason).toContain(JSON.stringify(value));
+  });
+
+  it("shows no key name (free text, which may hold anything)", () => {
+    const failures = checkApiKeyInputs({ keyName: "s3cr3t".repeat(12) });
+    expect(failures).toEqual([{ property: "keyName", reason: "must be 1 to 64 characters long (got 72)" }]);
   });
 
   it("refuses a non-string id, and unknown properties listing the known ones", () => {

@@ -1,7 +1,7 @@
 /**
  * `check` and `diff` for ApiKey: pure, so preview is offline.
  */
-import { CheckFailure, isString, lengthBetween, matches, optional, required, Validator } from "./validators";
+import { CheckFailure, isString, lengthBetween, matches, optional, required, shown, Validator } from "./validators";
 import { isUnknown } from "./unknown";
 
 /** Organization and project ids (OpenAPI: `org_id`, `project_id`: `^[a-z0-9-]{1,60}$`). */
@@ -45,7 +45,7 @@ export function checkApiKeyInputs(news: Record<string, unknown>): CheckFailure[]
   // A value not known yet (preview) may resolve to anything, absent included: only known values are refused.
   const known = !isUnknown(news.projectId) && !isUnknown(news.orgId);
   if (known && !absent(news.projectId) && absent(news.orgId))
-    failures.push({ property: "projectId", reason: NEEDS_ORG });
+    failures.push({ property: "projectId", reason: `${NEEDS_ORG}; got ${shown(news.projectId)} and no orgId` });
   return failures;
 }
 

@@ -9,7 +9,7 @@ import { createKey } from "./api-key-create";
 import { declaredInputs, KeyScope, keyRoutes, ListedKey, revokeKey, scopeOf } from "./api-key-routes";
 import { warn } from "./diagnostics";
 import { Situation, withHints } from "./hints";
-import { configure as configureRuntime } from "./runtime";
+import { configure as configureRuntime, noteProgramCheck } from "./runtime";
 
 type Props = Record<string, unknown>;
 
@@ -18,6 +18,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  noteProgramCheck();
   return { inputs: news, failures: checkApiKeyInputs(news) };
 }
 

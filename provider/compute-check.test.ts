@@ -36,23 +36,38 @@ describe("checkComputeInputs", () => {
   // Guard: "br-…" (a placeholder) was refused as "must be a branch id starting with 'br-'", which it is: the message
   // now says the whole pattern, so what is wrong shows.
   it.each([
-    [
-      "projectId",
-      "Shiny_Wind",
-      "a project id: 1 to 60 lowercase letters, digits and hyphens; got a string of 10 characters",
-    ],
-    [
-      "branchId",
-      "br-…",
-      "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens; got a string of 4 characters",
-    ],
-    [
-      "adoptId",
-      "ep-X",
-      "a compute id: 'ep-' then 1 to 60 lowercase letters, digits and hyphens; got a string of 4 characters",
-    ],
+    ["projectId", "Shiny_Wind", 'a project id: 1 to 60 lowercase letters, digits and hyphens; got "Shiny_Wind"'],
+    ["branchId", "br-…", "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens; got \"br-…\""],
+    ["adoptId", "ep-X", "a compute id: 'ep-' then 1 to 60 lowercase letters, digits and hyphens; got \"ep-X\""],
   ])("says the whole pattern of an id (%s %s)", (property, value, reason) => {
     expect(reasonFor({ ...valid, [property]: value }, property)).toBe(`must be ${reason}`);
+  });
+
+  // Issue 19: the engine prints the refused value beside the reason anyway (`property type value {read_many} has a
+  // problem`), so a reason that hid it ("got a string of 9 characters") only made the user count characters. Values
+  // of ids and enumerations are shown; free text (a name, restart triggers) may hold a secret and is not.
+  it.each([
+    ["type", "read_many", 'must be one of read_write, read_only; got "read_many"'],
+    ["provisioner", "docker", 'got "docker"'],
+    ["poolerMode", "session", 'got "session"'],
+    ["regionId", "us-east-2 ", 'got "us-east-2 "'],
+    ["suspendTimeoutSeconds", 30, "got 30"],
+    ["autoscalingLimitMinCu", 0.3, "got 0.3"],
+    ["disabled", "yes", "got a string of 3 characters"],
+  ])("shows the refused value of %s (%j)", (property, value, says) => {
+    expect(reasonFor({ ...valid, [property]: value }, property)).toContain(says);
+  });
+
+  it("shows no free text: a name, restart triggers", () => {
+    const secret = "s3cr3t-value";
+    expect(reasonFor({ ...valid, name: secret.repeat(6) }, "name")).not.toContain(secret);
+    expect(reasonFor({ ...valid, restartTriggers: secret }, "restartTriggers")).not.toContain(secret);
+    expect(reasonFor({ ...valid, pgSettings: secret }, "pgSettings")).not.toContain(secret);
+  });
+
+  it("shows the delay refused for a compute above 16 CU", () => {
+    const big = { ...valid, autoscalingLimitMinCu: 18, autoscalingLimitMaxCu: 18, suspendTimeoutSeconds: 300 };
+    expect(reasonFor(big, "suspendTimeoutSeconds")).toMatch(/always active; got 300$/);
   });
 
   it.each([

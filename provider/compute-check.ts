@@ -90,7 +90,7 @@ function checkAlwaysActive(news: Record<string, unknown>): CheckFailure[] {
   return [
     {
       property: "suspendTimeoutSeconds",
-      reason: `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active`,
+      reason: `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active; got ${describe(suspend)}`,
     },
   ];
 }

@@ -1,4 +1,4 @@
-import { connectionWarning, planComputeChange } from "./compute-diff";
+import { connectionWarning, keepOldSpelling, planComputeChange } from "./compute-diff";
 import { UNKNOWN } from "./unknown";
 
 /** Old outputs as the service reported them after a create that set only project and branch. */
@@ -142,10 +142,54 @@ describe("connectionWarning", () => {
     expect(tuneText).not.toContain("64MB");
   });
 
+  // Issue 19: `disabled: true` warned that the compute "will restart"; it is suspended and stays down.
+  it("says that disabling suspends the compute and keeps it down, not that it restarts", () => {
+    const off = { ...declared, disabled: true };
+    expect(connectionWarning("ep-1", olds, off, planComputeChange(olds, off))).toBe(
+      'Compute "db" (ep-1) will be suspended and stay down: disabled is set to true; its open connections will ' +
+        "drop, and it accepts no new ones until disabled is false again.",
+    );
+    const offAndResized = { ...off, autoscalingLimitMinCu: 2, autoscalingLimitMaxCu: 2, pgSettings: { a: "b" } };
+    const text = connectionWarning("ep-1", olds, offAndResized, planComputeChange(olds, offAndResized)) ?? "";
+    expect(text).toMatch(
+      /will be suspended and stay down: disabled is set to true \(changing autoscalingLimitMinCu 1 -> 2, pgSettings too\)/,
+    );
+    expect(text).not.toContain("restart");
+    const withTrigger = { ...olds, restartTriggers: ["v1"] };
+    const offWithTrigger = { ...off, restartTriggers: ["v2"] };
+    expect(
+      connectionWarning("ep-1", withTrigger, offWithTrigger, planComputeChange(withTrigger, offWithTrigger)),
+    ).not.toContain("restart");
+  });
+
   it("says nothing for a change that keeps connections, or for a replacement", () => {
     const quiet = { ...declared, suspendTimeoutSeconds: 600 };
     expect(connectionWarning("ep-1", olds, quiet, planComputeChange(olds, quiet))).toBeUndefined();
     const replaced = { ...declared, type: "read_only", autoscalingLimitMinCu: 2 };
     expect(connectionWarning("ep-1", olds, replaced, planComputeChange(olds, replaced))).toBeUndefined();
+  });
+});
+
+// Issue 19: a dynamic provider reports no changed keys, so the engine lists beside an update every input that differs
+// from the old inputs: `suspendTimeoutSeconds` 0 -> 300 (the same delay) was listed beside a restart trigger.
+describe("keepOldSpelling (the inputs Check records)", () => {
+  it("keeps the old inputs' spelling of the same autosuspend delay", () => {
+    expect(keepOldSpelling({ suspendTimeoutSeconds: 0 }, { ...declared, suspendTimeoutSeconds: 300 })).toEqual({
+      ...declared,
+      suspendTimeoutSeconds: 0,
+    });
+    expect(keepOldSpelling({ suspendTimeoutSeconds: 300 }, { suspendTimeoutSeconds: 0 })).toEqual({
+      suspendTimeoutSeconds: 300,
+    });
+  });
+
+  it("leaves a real change, a first value, a removal and an unknown value as the program wrote them", () => {
+    const news = { ...declared, suspendTimeoutSeconds: 600 };
+    expect(keepOldSpelling({ suspendTimeoutSeconds: 0 }, news)).toBe(news);
+    expect(keepOldSpelling({}, { suspendTimeoutSeconds: 0 })).toEqual({ suspendTimeoutSeconds: 0 });
+    expect(keepOldSpelling({ suspendTimeoutSeconds: 0 }, declared)).toEqual(declared);
+    expect(keepOldSpelling({ suspendTimeoutSeconds: 0 }, { suspendTimeoutSeconds: UNKNOWN })).toEqual({
+      suspendTimeoutSeconds: UNKNOWN,
+    });
   });
 });

@@ -161,6 +161,22 @@ function normalizeSuspend(value: unknown): unknown {
   return value === 0 ? 300 : value;
 }
 
+/** Properties with more than one spelling of one setting. */
+const SPELLINGS = ["suspendTimeoutSeconds"];
+
+/**
+ * The new inputs to record, given the old ones: a value that means what the old inputs' value meant (300 after 0: the
+ * same autosuspend delay, api.md) keeps the old spelling. A dynamic provider reports no changed keys, so the engine
+ * lists beside an update every input that differs from the old inputs: a restart trigger's update listed
+ * `suspendTimeoutSeconds` too, a change that is none.
+ */
+export function keepOldSpelling(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
+  const kept = SPELLINGS.filter(
+    (p) => olds[p] !== undefined && news[p] !== olds[p] && !isUnknown(news[p]) && sameValue(p, olds[p], news[p]),
+  );
+  return kept.length === 0 ? news : { ...news, ...Object.fromEntries(kept.map((p) => [p, olds[p]])) };
+}
+
 function emptyOf(value: unknown): unknown {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? {} : undefined;
 }
@@ -192,7 +208,9 @@ export function stableJson(value: unknown): string {
 
 /**
  * The preview's warning for a change that drops (or may drop) a running compute's connections; undefined when it
- * keeps them. Numbers are shown (sizes); other values are not (the plugin cannot know which were secret).
+ * keeps them. Numbers are shown (sizes); other values are not (the plugin cannot know which were secret). Disabling
+ * is no restart: the compute is suspended and stays down (OpenAPI: a disabled compute cannot be woken by a
+ * connection), which "will restart" hid.
  */
 export function connectionWarning(
   id: string,
@@ -205,6 +223,14 @@ export function connectionWarning(
   const shown = (p: string) =>
     typeof olds[p] === "number" && typeof news[p] === "number" ? `${p} ${olds[p]} -> ${news[p]}` : p;
   const drops = plan.drops.map((p) => (isUnknown(news[p]) ? `${p} (known after apply)` : shown(p)));
+  if (plan.drops.includes("disabled")) {
+    const others = [...drops.filter((_, i) => plan.drops[i] !== "disabled"), ...plan.mayDrop];
+    const also = others.length > 0 ? ` (changing ${others.join(", ")} too)` : "";
+    return (
+      `${label} will be suspended and stay down: disabled is set to true${also}; its open connections will drop, ` +
+      `and it accepts no new ones until disabled is false again.`
+    );
+  }
   if (drops.length > 0) {
     const maybe = plan.mayDrop.length > 0 ? `; ${plan.mayDrop.join(", ")} too` : "";
     return `${label} will restart if it is running: ${drops.join(", ")}${maybe}; its open connections will drop.`;

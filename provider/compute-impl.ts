@@ -4,16 +4,17 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { checkComputeInputs } from "./compute-check";
-import { connectionWarning, planComputeChange, stableJson } from "./compute-diff";
+import { connectionWarning, keepOldSpelling, planComputeChange, stableJson } from "./compute-diff";
 import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./compute-mapping";
 import { createCompute } from "./compute-create";
 import { MoveNotMade } from "./compute-patch";
 import { outputsAfter, updateCompute } from "./compute-update";
 import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./compute-adopt";
+import { createTarget, explainNotFound, updateTarget } from "./compute-missing";
 import { warn } from "./diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "./errors";
 import { Situation, withHints } from "./hints";
-import { client, configure as configureRuntime } from "./runtime";
+import { client, configure as configureRuntime, noteProgramCheck } from "./runtime";
 
 type Props = Record<string, unknown>;
 
@@ -30,12 +31,14 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  noteProgramCheck();
   const failures = checkComputeInputs(news);
-  if (failures.length === 0) {
-    checked.add(stableJson(news));
-    for (const warning of [...adoptionWarnings(olds, news), ...deprecationWarnings(news)]) warn(warning);
-  }
-  return { inputs: news, failures };
+  if (failures.length > 0) return { inputs: news, failures };
+  // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.
+  const inputs = keepOldSpelling(olds, news);
+  checked.add(stableJson(inputs));
+  for (const warning of [...adoptionWarnings(olds, news), ...deprecationWarnings(news)]) warn(warning);
+  return { inputs, failures };
 }
 
 /** Deprecated inputs in use (api.md, Pooler fields: removal scheduled for 2026-06-20). */
@@ -61,16 +64,25 @@ export async function diff(id: string, olds: Props, news: Props): Promise<pulumi
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
 }
 
-/** What a refusal's advice depends on: the compute's project (from the inputs, or the state). */
-const inInputsProject = (inputs: Props): Situation => ({ op: "compute", projectId: String(inputs.projectId) });
+/** What a refusal's advice depends on: the compute's project and branch (from the inputs, or the state). */
+const inInputsProject = (inputs: Props): Situation => ({
+  op: "compute",
+  projectId: String(inputs.projectId),
+  branchId: String(inputs.branchId),
+});
 const inStateProject = (_id: string, props: Props, ..._news: unknown[]): Situation => ({
   op: "compute",
   projectId: String(props.projectId),
+  branchId: String(props.branchId),
 });
 
 export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
-  const endpoint = inputs.adoptId ? await adoptCompute(inputs) : await createCompute(inputs);
-  return { id: endpoint.id, outs: outputsAfter(endpoint, inputs, planComputeChange({}, inputs).patch) };
+  try {
+    const endpoint = inputs.adoptId ? await adoptCompute(inputs) : await createCompute(inputs);
+    return { id: endpoint.id, outs: outputsAfter(endpoint, inputs, planComputeChange({}, inputs).patch) };
+  } catch (error) {
+    throw await explainNotFound(error, createTarget(inputs)); // a branch deleted outside Pulumi, say
+  }
 });
 
 /** Refresh: the compute as it is now, and the declared inputs updated from it; one deleted outside Pulumi leaves. */
@@ -92,6 +104,8 @@ export const update = withHints(
     try {
       return { outs: await updateCompute(id, olds, news) };
     } catch (error) {
+      // A compute (or the branch it moves to) deleted outside Pulumi: say so, and how to bring the state in line.
+      if (errorKind(error) === "not_found") throw await explainNotFound(error, updateTarget(id, olds, news));
       // A restart that did not happen records the old triggers, or the next `up` would see no change.
       const plan = planComputeChange(olds, news);
       const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;

@@ -7,10 +7,19 @@
  * secret is captured into `__provider` and a rotated key in the environment takes effect at once.
  */
 import { createHash } from "crypto";
-import { CONFIG_KEYS, configValue, ConfigSource, NeonClient, RateLimitOptions, resolveConfig } from "../sdk";
+import {
+  CONFIG_KEYS,
+  configValue,
+  ConfigSource,
+  DEFAULT_API_URL,
+  NeonClient,
+  RateLimitOptions,
+  resolveConfig,
+} from "../sdk";
 
 let stackConfig: ConfigSource | undefined;
 const clients = new Map<string, NeonClient>();
+let checkedProgram = false;
 
 /**
  * Called by each resource's `configure()` with the whole stack configuration the engine sends (every namespace;
@@ -18,6 +27,42 @@ const clients = new Map<string, NeonClient>();
  */
 export function configure(config: ConfigSource | undefined): void {
   stackConfig = config;
+}
+
+/**
+ * Called by each resource's `check`. The engine checks only the registrations of a program it runs (`up`, `preview`,
+ * `destroy --run-program`), and a program's registrations configure the provider with the stack's current
+ * configuration; `refresh` and `destroy` run no program, check nothing, and configure it with the configuration saved
+ * by the last `up` (hints.ts: only then can the key in use differ from the one configured now).
+ */
+export function noteProgramCheck(): void {
+  checkedProgram = true;
+}
+
+/** True when this process checked a program's inputs: it is configured with the stack's current configuration. */
+export function configuredByProgram(): boolean {
+  return checkedProgram;
+}
+
+/** Where the key and the URL in use come from, for advice that names them (never the key itself). */
+export interface SettingsInUse {
+  apiUrl: string;
+  apiUrlFrom: "neon:apiUrl" | "NEON_API_HOST" | "default";
+  /** Undefined when no key is set anywhere. */
+  apiKeyFrom?: "neon:apiKey" | "NEON_API_KEY";
+}
+
+/** The settings `client()` uses, and where each comes from (the same precedence as `resolveConfig`). */
+export function settingsInUse(env: NodeJS.ProcessEnv = process.env): SettingsInUse {
+  const isSet = (value: string | undefined) => value !== undefined && value.trim() !== "";
+  const configured = configValue(stackConfig, CONFIG_KEYS.apiUrl);
+  const apiUrlFrom = isSet(configured) ? "neon:apiUrl" : isSet(env.NEON_API_HOST) ? "NEON_API_HOST" : "default";
+  const raw =
+    apiUrlFrom === "neon:apiUrl" ? configured : apiUrlFrom === "NEON_API_HOST" ? env.NEON_API_HOST : undefined;
+  const apiUrl = (raw ?? DEFAULT_API_URL).trim().replace(/\/+$/, "");
+  const keyInConfig = isSet(configValue(stackConfig, CONFIG_KEYS.apiKey));
+  const apiKeyFrom = keyInConfig ? "neon:apiKey" : isSet(env.NEON_API_KEY) ? "NEON_API_KEY" : undefined;
+  return { apiUrl, apiUrlFrom, ...(apiKeyFrom ? { apiKeyFrom } : {}) };
 }
 
 /** The shared client for the configured credentials; fails before any request when no key is set. */
@@ -28,7 +73,7 @@ export function client(): NeonClient {
   const cacheKey = `${apiUrl}\n${timeoutMs}\n${JSON.stringify(rateLimit)}\n${hashOf(apiKey)}`;
   let shared = clients.get(cacheKey);
   if (!shared) {
-    shared = new NeonClient({ apiKey, apiUrl, log: logLine, wait: { timeoutMs }, rateLimit });
+    shared = new NeonClient({ apiKey, apiUrl, log: logLine, wait: { timeoutMs }, rateLimit, progress: progressLine });
     clients.set(cacheKey, shared);
   }
   return shared;
@@ -87,4 +132,12 @@ function hashOf(secret: string): string {
 /** Request log lines go to the plugin's stderr only when NEON_PROVIDER_DEBUG is set; they never hold a key. */
 function logLine(line: string): void {
   if (process.env.NEON_PROVIDER_DEBUG) process.stderr.write(`neon: ${line}\n`);
+}
+
+/**
+ * What a long wait waits for (a retried 423, a slow operation: once after ~5 s, then every ~30 s), always: the engine
+ * shows the plugin's stderr lines in the Pulumi log (diagnostics.ts). They never hold a key.
+ */
+function progressLine(line: string): void {
+  process.stderr.write(`neon: ${line}\n`);
 }

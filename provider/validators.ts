@@ -34,8 +34,7 @@ export const isBoolean: Validator = (v) =>
   typeof v === "boolean" ? undefined : `must be true or false, got ${describe(v)}`;
 
 export function oneOf(allowed: readonly (string | number)[]): Validator {
-  return (v) =>
-    allowed.includes(v as string) ? undefined : `must be one of ${allowed.join(", ")}; got ${describe(v)}`;
+  return (v) => (allowed.includes(v as string) ? undefined : `must be one of ${allowed.join(", ")}; got ${shown(v)}`);
 }
 
 export function lengthBetween(min: number, max: number): Validator {
@@ -46,7 +45,7 @@ export function lengthBetween(min: number, max: number): Validator {
 }
 
 export function matches(pattern: RegExp, explanation: string): Validator {
-  return (v) => (pattern.test(String(v)) ? undefined : `must be ${explanation}; got ${describe(v)}`);
+  return (v) => (pattern.test(String(v)) ? undefined : `must be ${explanation}; got ${shown(v)}`);
 }
 
 export const isStringMap: Validator = (v) => {
@@ -56,8 +55,19 @@ export const isStringMap: Validator = (v) => {
 };
 
 /**
- * How a refused value is named in a message. Numbers, booleans and null are shown; a string is not (the plugin cannot
- * know whether the program passed it as a secret), only its length; lists and objects by their shape.
+ * How a refused value of an identifier or an enumeration is named (`matches`, `oneOf`): quoted, as the engine's own
+ * line shows it beside the reason anyway (`property type value {read_many} has a problem: …; got "read_many"`). An id
+ * or an enumeration names something and is no secret (ids are in every URL and host name); free text may be anything.
+ */
+export function shown(value: unknown): string {
+  if (typeof value !== "string") return describe(value);
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/**
+ * How a refused value is named in a message. Numbers, booleans and null are shown; a string is not (free text, a
+ * name or a restart trigger, say, may have been a secret in the program, and the plugin cannot know: secrets reach it
+ * unwrapped), only its length; lists and objects by their shape. Identifiers and enumerations: `shown`.
  */
 export function describe(value: unknown): string {
   if (typeof value === "string") return `a string of ${value.length} character${value.length === 1 ? "" : "s"}`;

@@ -12,6 +12,7 @@ import { ClientContext } from "./resources/context";
 import { EndpointsApi } from "./resources/endpoints";
 import { OperationsApi } from "./resources/operations";
 import { OrgApiKeysApi } from "./resources/org-api-keys";
+import { Progress } from "./progress";
 import { ProjectsApi } from "./resources/projects";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { Operation } from "./schemas";
@@ -35,6 +36,11 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Cancels every request, backoff and wait of this client. */
   signal?: AbortSignal;
+  /**
+   * Where a request retried, or an operation waited for, longer than a few seconds says what it waits for: a line
+   * after ~5 s, then every ~30 s (progress.ts). The provider sends them to the Pulumi log. Never contains the key.
+   */
+  progress?: Progress["say"] | Progress;
 }
 
 /** Per-attempt timeout (neonctl's value). */
@@ -86,6 +92,7 @@ export class NeonClient {
 }
 
 function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): ClientContext {
+  const progress = typeof options.progress === "function" ? { say: options.progress } : options.progress;
   const transport = new Transport({
     apiKey,
     apiUrl,
@@ -95,6 +102,7 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
     log: options.log,
     signal: options.signal,
     limiter: sharedLimiter(apiUrl, apiKey, options.rateLimit),
+    progress,
   });
   const account = accountHash(apiUrl, apiKey);
   const waitPolicy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(options.wait) };
@@ -105,6 +113,7 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
       waitForOperations({ operations: operationsReader(ctx) }, projectId, operations, {
         ...waitPolicy,
         signal: options.signal,
+        progress,
         ...definedOnly(waitOptions),
       }),
     operationsOf: async (projectId: string, endpointId: string) =>

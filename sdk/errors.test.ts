@@ -1,5 +1,14 @@
 import { AxiosError, AxiosHeaders } from "axios";
-import { fromAxiosError, kindForStatus, NeonError, redact, renderMessage, snippet } from "./errors";
+import {
+  displayUrl,
+  fromAxiosError,
+  isUnreachable,
+  kindForStatus,
+  NeonError,
+  redact,
+  renderMessage,
+  snippet,
+} from "./errors";
 
 const KEY = "k3y-abcdefghijklmnopqrstuvwxyz0123456789";
 const ctx = {
@@ -95,6 +104,37 @@ describe("fromAxiosError: the boundary keeps facts, drops credentials", () => {
   it("maps a network error with its code", () => {
     const error = fromAxiosError(axiosError(undefined, undefined, "ECONNRESET"), ctx);
     expect(error).toMatchObject({ kind: "network", code: "ECONNRESET" });
+  });
+  it("keeps the request ID of a network failure the service may have seen (a reset, a timeout)", () => {
+    expect(fromAxiosError(axiosError(undefined, undefined, "ECONNRESET"), ctx).message).toContain("request ID: req-1");
+  });
+  // Issue 19: with neon:apiUrl pointing at nothing, the error cited a request ID no server ever saw, and not the URL.
+  it.each([
+    ["ECONNREFUSED", "the connection was refused: nothing listens at 127.0.0.1:1 (ECONNREFUSED)"],
+    ["ENOTFOUND", "the host name does not resolve: 127.0.0.1:1 (ENOTFOUND)"],
+  ])("names the URL and why nothing answers there (%s), and no request ID", (code, why) => {
+    const at = { ...ctx, baseUrl: "http://user:pw@127.0.0.1:1/api/v2/?x=1" };
+    const error = fromAxiosError(axiosError(undefined, undefined, code), at);
+    expect(error).toMatchObject({ kind: "network", code, method: "POST", path: "/projects/p/endpoints" });
+    expect(error.requestId).toBeUndefined();
+    expect(error.message).toBe(
+      `cannot reach the Neon API at http://127.0.0.1:1/api/v2: ${why} (POST /projects/p/endpoints)`,
+    );
+    expect(isUnreachable(error)).toBe(true);
+  });
+  it("reads the code of an unreachable host from the error's cause too", () => {
+    const thrown = axiosError(undefined, undefined, undefined);
+    thrown.cause = Object.assign(new Error("getaddrinfo"), { code: "ENOTFOUND" });
+    const error = fromAxiosError(thrown, { ...ctx, baseUrl: "https://nope.invalid/api/v2" });
+    expect(error.message).toMatch(
+      /^cannot reach the Neon API at https:\/\/nope.invalid\/api\/v2: the host name does not resolve: nope.invalid/,
+    );
+  });
+  it("isUnreachable: only refused connections and unknown hosts", () => {
+    expect(isUnreachable(new NeonError({ kind: "network", code: "ECONNRESET", message: "r" }))).toBe(false);
+    expect(isUnreachable(new NeonError({ kind: "server", status: 503, message: "x" }))).toBe(false);
+    expect(isUnreachable(undefined)).toBe(false);
+    expect(displayUrl("not a url")).toBe("not a url");
   });
   it("maps a cancellation", () => {
     expect(fromAxiosError(axiosError(undefined, undefined, "ERR_CANCELED"), ctx).kind).toBe("cancelled");

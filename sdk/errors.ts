@@ -167,6 +167,51 @@ export interface RequestContext {
   requestId: string;
   /** Removes what must never appear in what we render (the API key). */
   scrub: (text: string) => string;
+  /** The API base URL the request went to, named when nothing answers there. */
+  baseUrl?: string;
+}
+
+/**
+ * Network failures that mean nothing answers at the configured address, so no server saw the request: a refused
+ * connection (nothing listens there) and a host name that does not resolve. Retrying them for minutes only hides a
+ * wrong `neon:apiUrl`; a few quick attempts tell a restarting server from a wrong address.
+ */
+export const UNREACHABLE_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "the connection was refused: nothing listens at",
+  ENOTFOUND: "the host name does not resolve:",
+};
+
+/** True when the error says that nothing answers at the API's address (see `UNREACHABLE_CODES`). */
+export function isUnreachable(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { kind, code } = error as { kind?: unknown; code?: unknown };
+  return kind === "network" && typeof code === "string" && code in UNREACHABLE_CODES;
+}
+
+/** `http://host:port/path` of a URL, without credentials, query or fragment; the text itself when it does not parse. */
+export function displayUrl(url: string): string {
+  const parsed = parseUrl(url);
+  return parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}` : url;
+}
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `cannot reach the Neon API at http://127.0.0.1:1/api/v2: the connection was refused: nothing listens at
+ * 127.0.0.1:1 (ECONNREFUSED)`: the address and why, and no request ID (no server saw one).
+ */
+function unreachableError(code: string, ctx: RequestContext): NeonError {
+  const host = ctx.baseUrl ? parseUrl(ctx.baseUrl)?.host : undefined;
+  const why = `${UNREACHABLE_CODES[code]} ${host || "that address"} (${code})`;
+  const at = ctx.baseUrl ? ` at ${displayUrl(ctx.baseUrl)}` : "";
+  const message = ctx.scrub(`cannot reach the Neon API${at}: ${why}`);
+  return new NeonError({ kind: "network", code, message, method: ctx.method, path: ctx.path });
 }
 
 /**
@@ -193,6 +238,7 @@ export function fromAxiosError(error: unknown, ctx: RequestContext): NeonError {
     return new NeonError({ ...base, kind: "cancelled", message: "request cancelled", code: error.code });
   }
   const code = error.code || (error.cause as { code?: string } | undefined)?.code;
+  if (code !== undefined && code in UNREACHABLE_CODES) return unreachableError(code, ctx);
   const message = ctx.scrub(`network error: ${code ?? "unknown"} ${error.message}`.trim());
   return new NeonError({ ...base, kind: "network", code, message });
 }

@@ -9,7 +9,16 @@ export {
   ConfigSource,
   ResolvedConfig,
 } from "./config";
-export { NeonError, NeonErrorKind, NeonErrorInit, OperationFacts, NOT_READY } from "./errors";
+export {
+  NeonError,
+  NeonErrorKind,
+  NeonErrorInit,
+  OperationFacts,
+  NOT_READY,
+  isUnreachable,
+  displayUrl,
+} from "./errors";
+export { Progress } from "./progress";
 export {
   RetryPolicy,
   DEFAULT_RETRY_POLICY,

@@ -8,6 +8,7 @@ import {
   budgetError,
   nextDelayMs,
   parseRetryAfter,
+  retryingLine,
   RetryPolicy,
   sleep,
   waitBeforeRetryMs,
@@ -90,6 +91,7 @@ describe("backoffMs: exponential with full jitter and a cap", () => {
     maxDelayMs: 1000,
     maxTotalMs: 10_000,
     rateLimitFloorMs: 500,
+    unreachableAttempts: 3,
   };
   it("doubles the ceiling per attempt", () => {
     const top = () => 0.999999;
@@ -127,6 +129,7 @@ describe("nextDelayMs: caps on attempts and on total time; Retry-After honoured"
     maxDelayMs: 1000,
     maxTotalMs: 5000,
     rateLimitFloorMs: 500,
+    unreachableAttempts: 3,
   };
   const locked = http(423, "locked");
   it("gives up at the attempt cap", () => {
@@ -175,6 +178,40 @@ describe("the default budget ends by time, not by a count of attempts", () => {
   );
   it("no single backoff exceeds the cap", () => {
     for (let a = 1; a < 50; a++) expect(backoffMs(a, DEFAULT_RETRY_POLICY, () => 0.999999)).toBeLessThan(10_000);
+  });
+});
+
+// Issue 19: a wrong neon:apiUrl (nothing listening) kept `pulumi up` silent for the whole 2-minute budget.
+describe("an unreachable address gets a couple of quick retries, not the budget", () => {
+  it.each(["ECONNREFUSED", "ENOTFOUND"])("%s: three attempts in all, within a second, for reads and writes", (code) => {
+    for (const method of ["GET", "POST"]) {
+      let elapsed = 0;
+      let attempt = 1;
+      for (; ; attempt++) {
+        const delay = nextDelayMs(method, net(code), attempt, elapsed, DEFAULT_RETRY_POLICY, () => 0.999, 0);
+        if (delay === undefined) break;
+        elapsed += delay;
+      }
+      expect(attempt).toBe(DEFAULT_RETRY_POLICY.unreachableAttempts);
+      expect(DEFAULT_RETRY_POLICY.unreachableAttempts).toBe(3);
+      expect(elapsed).toBeLessThan(1000);
+    }
+  });
+  it("other network failures of a read keep the budget", () => {
+    expect(nextDelayMs("GET", net("ECONNRESET"), 5, 1000, DEFAULT_RETRY_POLICY, () => 0.5, 0)).toBeGreaterThan(0);
+    expect(nextDelayMs("GET", net("EAI_AGAIN"), 5, 1000, DEFAULT_RETRY_POLICY, () => 0.5, 0)).toBeGreaterThan(0);
+  });
+  it("withRetry ends quickly, saying how often it tried and no budget it never used", async () => {
+    let calls = 0;
+    const started = Date.now();
+    const run = withRetry({ method: "POST", policy: DEFAULT_RETRY_POLICY, random: () => 0.5 }, async () => {
+      calls += 1;
+      throw net("ECONNREFUSED");
+    });
+    await expect(run).rejects.toMatchObject({ kind: "network", code: "ECONNREFUSED" });
+    await expect(run).rejects.toThrow(/^ECONNREFUSED; tried 3 times over \d\.\d s \(POST \/p\)$/);
+    expect(calls).toBe(3);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 
@@ -250,6 +287,46 @@ describe("withRetry", () => {
     });
     setTimeout(() => controller.abort(), 20);
     await expect(run).rejects.toMatchObject({ kind: "cancelled" });
+  });
+  // Issue 19: a 423 retried for two minutes said nothing until it failed.
+  it("a retry loop that lasts says what it waits for, after `afterMs` then every `everyMs`; a short one says nothing", async () => {
+    const lines: string[] = [];
+    const progress = { say: (line: string) => lines.push(line), afterMs: 40, everyMs: 60 };
+    const paced = { ...policy, baseDelayMs: 10, maxDelayMs: 10 };
+    const started = Date.now();
+    const result = await withRetry({ method: "POST", policy: paced, random: () => 0.999, progress }, async () => {
+      if (Date.now() - started < 200) throw http(423, "locked").with({ path: "/projects/p-1/endpoints" });
+      return "ok";
+    });
+    expect(result).toBe("ok");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length).toBeLessThanOrEqual(4);
+    expect(lines[0]).toMatch(
+      /^X \/projects\/p-1\/endpoints: the project is locked by operations in progress \(HTTP 423\); retrying for up to 120 s \(0 s so far\)$/,
+    );
+    const after = lines.length;
+    await sleep(150);
+    expect(lines.length).toBe(after); // stopped with the loop
+    const quiet: string[] = [];
+    await withRetry(
+      { method: "POST", policy, random: () => 0.5, progress: { say: (l) => quiet.push(l), afterMs: 40 } },
+      async (n) => {
+        if (n < 3) throw http(423, "locked");
+        return "ok";
+      },
+    );
+    await sleep(60);
+    expect(quiet).toEqual([]);
+  });
+  it("retryingLine says what each kind of failure waits for", () => {
+    expect(retryingLine(http(429, "rate_limit"), 7_400, DEFAULT_RETRY_POLICY)).toBe(
+      "X /p: the account's rate limit is exhausted (HTTP 429); retrying for up to 120 s (7 s so far)",
+    );
+    expect(retryingLine(http(503, "server"), 0, DEFAULT_RETRY_POLICY)).toContain(
+      "the service answers errors (HTTP 503)",
+    );
+    expect(retryingLine(net("ECONNRESET"), 0, DEFAULT_RETRY_POLICY)).toContain("the network fails (ECONNRESET)");
+    expect(retryingLine(http(422, "not_ready"), 0, DEFAULT_RETRY_POLICY)).toContain("the branch is not ready yet");
   });
   it("sleep rejects at once on an aborted signal", async () => {
     const controller = new AbortController();

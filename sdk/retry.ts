@@ -12,8 +12,13 @@
  * - A 429 without `Retry-After` (the real service documents none) means a per-second or per-minute window is
  *   full: an immediate jittered retry (full jitter may draw 0 ms) meets the same full window. Wait at least a
  *   floor, then back off exponentially above it.
+ * - A wrong address (`neon:apiUrl` pointing at nothing) kept `pulumi up` silent for the whole 2-minute budget: a
+ *   refused connection or an unknown host gets a couple of quick retries (`unreachableAttempts`), not the budget.
+ * - A wait of minutes with nothing in the log looks like a hang: a retry loop that lasts says what it waits for
+ *   (`progress`), once after a few seconds, then now and then.
  */
-import { NeonError } from "./errors";
+import { isUnreachable, NeonError } from "./errors";
+import { Progress, reportProgress, seconds } from "./progress";
 
 /** How hard to try. Every number is a cap, so a hopeless request ends in bounded time. */
 export interface RetryPolicy {
@@ -27,6 +32,11 @@ export interface RetryPolicy {
   maxTotalMs: number;
   /** The least wait after a 429 without `Retry-After` (a full per-second window empties within a second). */
   rateLimitFloorMs: number;
+  /**
+   * Attempts, the first included, after a refused connection or an unknown host (errors.ts `UNREACHABLE_CODES`):
+   * enough to ride out a server's restart, few enough that a wrong address fails within a second or two.
+   */
+  unreachableAttempts: number;
 }
 
 /**
@@ -39,6 +49,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 10_000,
   maxTotalMs: 120_000,
   rateLimitFloorMs: 1_000,
+  unreachableAttempts: 3,
 };
 
 /** Kinds worth a retry: transient, or (`not_ready`, errors.ts `NOT_READY`) a refusal that passes with time. */
@@ -115,6 +126,7 @@ export function nextDelayMs(
   now: number,
 ): number | undefined {
   if (!isRetryable(method, error) || attempt >= policy.maxAttempts) return undefined;
+  if (isUnreachable(error) && attempt >= policy.unreachableAttempts) return undefined;
   const delay = waitBeforeRetryMs(error, attempt, policy, random, now);
   return elapsedMs + delay > policy.maxTotalMs ? undefined : delay;
 }
@@ -144,12 +156,32 @@ function stillFailing(error: NeonError): string {
   return "the failure persisted";
 }
 
+/** What a retried failure is waiting for, for the progress lines of a long retry loop. */
+function waitingFor(error: NeonError): string {
+  const status = error.status !== undefined ? ` (HTTP ${error.status})` : "";
+  if (error.kind === "locked") return `the project is locked by operations in progress${status}`;
+  if (error.kind === "rate_limit") return `the account's rate limit is exhausted${status}`;
+  if (error.kind === "not_ready") return `the branch is not ready yet${status}`;
+  if (error.kind === "server") return `the service answers errors${status}`;
+  return `the network fails (${error.code ?? error.kind})`;
+}
+
+/** `POST /projects/p/endpoints: the project is locked …; retrying for up to 120 s (6 s so far)`. */
+export function retryingLine(error: NeonError, elapsedMs: number, policy: RetryPolicy): string {
+  const where = error.method && error.path ? `${error.method} ${error.path}: ` : "";
+  const budget = Number((policy.maxTotalMs / 1000).toFixed(1));
+  return `${where}${waitingFor(error)}; retrying for up to ${budget} s (${seconds(elapsedMs)} so far)`;
+}
+
 /**
  * The error of a request whose retries ended (by the budget or the safety net): it says what persisted and for
- * how long it was retried, so a user knows it was not a one-off (and what to wait for).
+ * how long it was retried, so a user knows it was not a one-off (and what to wait for). An unreachable address
+ * is tried a few times only: its error says how often, not a budget it never used.
  */
 export function budgetError(error: NeonError, attempts: number, elapsedMs: number, policy: RetryPolicy): NeonError {
   const seconds = (elapsedMs / 1000).toFixed(1);
+  if (isUnreachable(error))
+    return error.with({ message: `${error.apiMessage}; tried ${attempts} times over ${seconds} s` });
   const budget = `retry budget ${Number((policy.maxTotalMs / 1000).toFixed(1))} s`;
   const message = `${error.apiMessage}; ${stillFailing(error)}: gave up after ${attempts} attempts over ${seconds} s (${budget})`;
   return error.with({ message });
@@ -167,23 +199,32 @@ export interface RetryRun {
   random: () => number;
   signal?: AbortSignal;
   onRetry?: (error: NeonError, attempt: number, delayMs: number) => void;
+  /** Where a retry loop that lasts says what it waits for (progress.ts: after ~5 s, then every ~30 s). */
+  progress?: Progress;
 }
 
 /** Runs `attempt` until it succeeds or the policy says stop; `attempt` must throw NeonError. */
 export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promise<T>): Promise<T> {
   const started = Date.now();
-  for (let n = 1; ; n++) {
-    throwIfAborted(run.signal);
-    try {
-      return await attempt(n);
-    } catch (thrown) {
-      const error = thrown as NeonError;
-      const now = Date.now();
-      const delay = nextDelayMs(run.method, error, n, now - started, run.policy, run.random, now);
-      if (delay === undefined) throw gaveUp(run, error, n, now - started);
-      run.onRetry?.(error, n, delay);
-      await sleep(delay, run.signal);
+  let latest: NeonError | undefined;
+  let stopReporting: (() => void) | undefined;
+  try {
+    for (let n = 1; ; n++) {
+      throwIfAborted(run.signal);
+      try {
+        return await attempt(n);
+      } catch (thrown) {
+        const error = (latest = thrown as NeonError);
+        const now = Date.now();
+        const delay = nextDelayMs(run.method, error, n, now - started, run.policy, run.random, now);
+        if (delay === undefined) throw gaveUp(run, error, n, now - started);
+        run.onRetry?.(error, n, delay);
+        stopReporting ??= reportProgress(run.progress, started, (ms) => retryingLine(latest ?? error, ms, run.policy));
+        await sleep(delay, run.signal);
+      }
     }
+  } finally {
+    stopReporting?.();
   }
 }
 

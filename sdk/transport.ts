@@ -6,6 +6,7 @@ import axios, { AxiosInstance, AxiosResponse } from "axios";
 import { randomUUID } from "crypto";
 import { z } from "zod";
 import { fromAxiosError, NeonError, redact } from "./errors";
+import { Progress } from "./progress";
 import { RateLimiter } from "./rate-limit";
 import { isRetryable, isSafeMethod, RetryPolicy, withRetry } from "./retry";
 import { parseResponse } from "./schemas";
@@ -21,6 +22,8 @@ export interface TransportOptions {
   log?: (line: string) => void;
   signal?: AbortSignal;
   limiter?: RateLimiter;
+  /** Where a request retried for more than a few seconds says what it waits for (progress.ts). */
+  progress?: Progress;
 }
 
 /** One request: where, what, and the schema its 2xx body must match. */
@@ -67,6 +70,7 @@ export class Transport {
         random: this.options.random,
         signal: this.options.signal,
         onRetry: (error, attempt, delayMs) => this.logRetry(error, attempt, delayMs),
+        progress: this.options.progress,
       },
       (attempt) => this.attempt(spec, attempt),
     );
@@ -123,7 +127,14 @@ export class Transport {
   }
 
   private mapError(thrown: unknown, spec: RequestSpec<unknown>, requestId: string): NeonError {
-    const error = fromAxiosError(thrown, { method: spec.method, path: spec.path, requestId, scrub: this.scrub });
+    const context = {
+      method: spec.method,
+      path: spec.path,
+      requestId,
+      scrub: this.scrub,
+      baseUrl: this.options.apiUrl,
+    };
+    const error = fromAxiosError(thrown, context);
     return error.with({ retryable: isRetryable(spec.method, error) });
   }
 

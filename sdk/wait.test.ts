@@ -10,6 +10,7 @@ import {
   PollSchedule,
   shapeOf,
   waitForOperations,
+  waitingLine,
 } from "./wait";
 
 function op(id: string, status: string, extra: Partial<Operation> = {}): Operation {
@@ -106,6 +107,47 @@ describe("waitForOperations", () => {
     const run = waitForOperations(reader, "p", [op("a", "running")], { ...fast(), signal: controller.signal });
     await expect(run).rejects.toBeInstanceOf(NeonError);
     await expect(run).rejects.toMatchObject({ kind: "cancelled" });
+  });
+});
+
+// Issue 19: a long operation was waited for in silence; the Pulumi log now says what is awaited, without spamming it.
+describe("a wait that lasts says what it waits for", () => {
+  it("after `afterMs`, then every `everyMs`, naming the operations still pending; nothing once it ended", async () => {
+    const lines: string[] = [];
+    const endsAt = Date.now() + 150;
+    const reader = {
+      operations: { get: async (_p: string, id: string) => op(id, Date.now() >= endsAt ? "finished" : "running") },
+    };
+    const progress = { say: (line: string) => lines.push(line), afterMs: 40, everyMs: 50 };
+    await waitForOperations(reader, "p-1", [op("op-1", "running")], { ...fast(), progress });
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.length).toBeLessThanOrEqual(3);
+    expect(lines[0]).toBe(
+      "waiting for operations of project p-1 to finish: start_compute op-1 (running); 0 s so far, at most 2 s",
+    );
+    const count = lines.length;
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(lines.length).toBe(count);
+  });
+
+  it("a short wait says nothing", async () => {
+    const lines: string[] = [];
+    const { reader } = scripted({ a: ["running", "finished"] });
+    await waitForOperations(reader, "p", [op("a", "running")], { ...fast(), progress: { say: (l) => lines.push(l) } });
+    expect(lines).toEqual([]);
+  });
+
+  it("names a failed operation the service retries, with its failures", () => {
+    const retried = op("op-2", "failed", {
+      action: "apply_config",
+      failures_count: 2,
+      retry_at: "2024-01-01T00:01:00Z",
+      error: "boom",
+    });
+    expect(waitingLine("p", [retried], 31_000, DEFAULT_WAIT_POLICY)).toBe(
+      "waiting for operations of project p to finish: apply_config op-2 (failed 2 times, next retry at " +
+        "2024-01-01T00:01:00Z: boom); 31 s so far, at most 300 s",
+    );
   });
 });
 

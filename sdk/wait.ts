@@ -11,6 +11,7 @@
  */
 import { NeonError } from "./errors";
 import { definedOnly } from "./options";
+import { Progress, reportProgress, seconds } from "./progress";
 import { sleep, throwIfAborted } from "./retry";
 import { DONE_STATUSES, FAILED_STATUSES, Operation } from "./schemas";
 import { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
@@ -42,6 +43,8 @@ export const DEFAULT_WAIT_POLICY: WaitPolicy = {
 
 export interface WaitOptions extends Partial<WaitPolicy> {
   signal?: AbortSignal;
+  /** Where a wait that lasts says what it still waits for (progress.ts: after ~5 s, then every ~30 s). */
+  progress?: Progress;
   /** Where durations are learned; default one model per process (shared by every client, as the project lock). */
   model?: DurationModel;
 }
@@ -137,12 +140,14 @@ export async function waitForOperations(
   operations: readonly Operation[],
   options: WaitOptions = {},
 ): Promise<Operation[]> {
-  const { signal, model = SHARED_MODEL, ...overrides } = options;
+  const { signal, model = SHARED_MODEL, progress, ...overrides } = options;
   const policy: WaitPolicy = { ...DEFAULT_WAIT_POLICY, ...definedOnly(overrides) };
   const started = performance.now();
   const latest = new Map(operations.map((op) => [op.id, op]));
   const shape = shapeOf(settle(latest));
   const scout = model.expectedMs(shape) === undefined && model.claimScout(shape);
+  const pending = () => [...latest.values()].filter((op) => !isDone(op));
+  const stopReporting = reportProgress(progress, Date.now(), (ms) => waitingLine(projectId, pending(), ms, policy));
   try {
     if (!scout) await model.followScout(shape, Math.min(policy.maxIntervalMs, policy.timeoutMs), signal);
     const expected = model.expectedMs(shape);
@@ -155,8 +160,18 @@ export async function waitForOperations(
     if (seen.doneAtMs > 0) model.observe(shape, { ...seen, guessMs });
     return [...latest.values()];
   } finally {
+    stopReporting();
     if (scout) model.releaseScout(shape);
   }
+}
+
+/** `waiting for operations of project p to finish: start_compute … (running); 6 s so far, at most 300 s`. */
+export function waitingLine(projectId: string, pending: Operation[], elapsedMs: number, policy: WaitPolicy): string {
+  const list = pending.length > 0 ? pending.map(describePending).join(", ") : "their final status";
+  return (
+    `waiting for operations of project ${projectId} to finish: ${list}; ${seconds(elapsedMs)} so far, at most ` +
+    `${seconds(policy.timeoutMs)}`
+  );
 }
 
 /** A scout learns a kind for the waits that follow it: it polls more densely than a lone wait would. */
