@@ -12,6 +12,7 @@ import * as os from "os";
 import * as path from "path";
 import { Emulator } from "../emulator";
 import { NeonClient } from "../sdk";
+import { isExecutable } from "../testing/cli";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 export const EXAMPLE = "primary-replica-key";
@@ -28,15 +29,6 @@ export function findPulumi(searchPath = process.env.PATH ?? ""): string | undefi
     }
   }
   return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function progress(line: string): void {

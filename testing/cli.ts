@@ -33,7 +33,8 @@ export function findPulumiCli(env: NodeJS.ProcessEnv = process.env): string | un
   return undefined;
 }
 
-function isExecutable(file: string): boolean {
+/** An executable file (not a directory) that this process may run. */
+export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
