@@ -6,7 +6,7 @@
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { findPulumiCli } from "../../testing/cli";
+import { cliRootOrThrow } from "./cli-world";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const SCRIPT = path.join(REPO_ROOT, "dist", "scripts", "demo.js");
@@ -24,8 +24,7 @@ function runDemo(cliRoot: string): Promise<{ code: number | null; output: string
 }
 
 test("the demo through the real CLI tells the whole story and leaves nothing behind", async () => {
-  const cliRoot = findPulumiCli();
-  if (!cliRoot) throw new Error("no Pulumi CLI: run npm run pulumi:install");
+  const cliRoot = cliRootOrThrow();
   const { code, output } = await runDemo(cliRoot);
   expect(code).toBe(0);
   const story = [

@@ -28,7 +28,7 @@ import { Emulator, startEmulator } from "../../emulator";
 import { Compute } from "../../provider";
 import { NeonClient } from "../../sdk";
 import { CommandResult, LocalStack } from "../../testing";
-import { findPulumiCli } from "../../testing/cli";
+import { cliRootOrThrow } from "./cli-world";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const PROJECT = "interrupted";
@@ -41,9 +41,7 @@ let api: NeonClient;
 let cliRoot: string;
 
 beforeAll(async () => {
-  const found = findPulumiCli();
-  if (!found) throw new Error("no Pulumi CLI: run npm run pulumi:install");
-  cliRoot = found;
+  cliRoot = cliRootOrThrow();
   emulator = await startEmulator({ operationDurationMs: OPERATION_MS, rateLimit: false });
   api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
 });

@@ -16,7 +16,7 @@ import { Compute, ComputeArgs } from "../../provider";
 import { NeonClient } from "../../sdk";
 import { CommandResult, LocalStack, Program, renderResult } from "../../testing";
 import { CliStack, CliStackOptions } from "../../testing/cli-stack";
-import { findPulumiCli } from "../../testing/cli";
+import { cliRootOrThrow } from "./cli-world";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const COMPUTE = "pulumi-nodejs:dynamic/neon:Compute";
@@ -44,9 +44,7 @@ let api: NeonClient;
 let cliRoot: string;
 
 beforeAll(async () => {
-  const found = findPulumiCli();
-  if (!found) throw new Error("no Pulumi CLI: run npm run pulumi:install");
-  cliRoot = found;
+  cliRoot = cliRootOrThrow();
   emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
   api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
 });

@@ -14,7 +14,7 @@ import { Compute } from "../../provider";
 import { NeonClient } from "../../sdk";
 import { CommandResult, LocalStack, Program } from "../../testing";
 import { CliStack } from "../../testing/cli-stack";
-import { findPulumiCli } from "../../testing/cli";
+import { cliRootOrThrow } from "./cli-world";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const COMPUTE = "pulumi-nodejs:dynamic/neon:Compute";
@@ -26,9 +26,7 @@ let api: NeonClient;
 let cliRoot: string;
 
 beforeAll(async () => {
-  const found = findPulumiCli();
-  if (!found) throw new Error("no Pulumi CLI: run npm run pulumi:install");
-  cliRoot = found;
+  cliRoot = cliRootOrThrow();
   // The emulator's defaults: operations of 1 s per phase, the service's rate limits (700/min, 40/s per route).
   emulator = await startEmulator();
   api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });

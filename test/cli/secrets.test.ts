@@ -23,7 +23,7 @@ import { Emulator, startEmulator } from "../../emulator";
 import { ApiKey, Compute } from "../../provider";
 import { CommandResult, LocalStack, Program } from "../../testing";
 import { CliStack, CliStackOptions } from "../../testing/cli-stack";
-import { findPulumiCli } from "../../testing/cli";
+import { cliRootOrThrow } from "./cli-world";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -31,9 +31,7 @@ let emulator: Emulator;
 let cliRoot: string;
 
 beforeAll(async () => {
-  const found = findPulumiCli();
-  if (!found) throw new Error("no Pulumi CLI: run npm run pulumi:install");
-  cliRoot = found;
+  cliRoot = cliRootOrThrow();
   emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
 });
 afterAll(() => emulator?.close());
