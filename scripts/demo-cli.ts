@@ -54,14 +54,14 @@ function pulumi(
       stdio: ["pipe", options.capture ? "pipe" : "inherit", "inherit"],
     });
     let stdout = "";
-    let unread: Error | undefined;
+    let unread = false;
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stdin?.on("error", (error) => (unread = error));
+    child.stdin?.on("error", () => (unread = true));
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) reject(new Error(`${command} exited with ${code}`));
       else if (unread && options.input)
-        reject(new Error(`${command} exited without reading its input (${unread.message})`));
+        reject(new Error(`${command} exited without reading its input (it closed its stdin first)`));
       else resolve(stdout);
     });
     child.stdin?.end(options.input ?? "");
