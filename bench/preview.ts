@@ -8,7 +8,7 @@ import { Plugin } from "../testing/plugin";
 import { Props } from "../testing/values";
 import { Captured, COMPUTE_TYPE, computeInputs, urn } from "./world";
 
-type Impl = typeof import("../provider/compute-impl");
+type Impl = typeof import("../provider/compute/impl");
 
 /** Old outputs as the engine holds them after a create: the inputs plus the service's fields. */
 function oldOutputs(captured: Captured, i: number): Props {
@@ -23,7 +23,7 @@ function oldOutputs(captured: Captured, i: number): Props {
 
 /** µs per resource of check + diff through the provider functions (a size change: an update, no replacement). */
 export async function previewInProcess(captured: Captured, resources: number): Promise<number> {
-  const impl: Impl = require("../provider/compute-impl");
+  const impl: Impl = require("../provider/compute/impl");
   const stderr = process.stderr.write.bind(process.stderr);
   process.stderr.write = () => true; // diff warns on stderr that a size change restarts; not the bench's output
   try {

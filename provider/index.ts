@@ -1,8 +1,8 @@
 /**
  * pulumi-neon-dynamic: Pulumi resources for Neon's serverless Postgres management API.
  */
-export { ApiKey, ApiKeyArgs } from "./api-key";
-export { Compute, ComputeArgs } from "./compute";
+export { ApiKey, ApiKeyArgs } from "./api-key/resource";
+export { Compute, ComputeArgs } from "./compute/resource";
 export {
   getProjects,
   getProjectsOutput,
@@ -10,4 +10,4 @@ export {
   GetProjectsOutputArgs,
   GetProjectsResult,
   ProjectSummary,
-} from "./projects";
+} from "./projects/get-projects";

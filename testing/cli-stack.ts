@@ -108,6 +108,19 @@ export class CliStack {
     return JSON.stringify((JSON.parse(result.stdout) as { deployment: unknown }).deployment);
   }
 
+  /** `pulumi stack import` of a deployment (`exportState()`'s form: secrets encrypted with this stack's passphrase). */
+  async importState(deployment: string): Promise<void> {
+    const stack = await this.automationStack();
+    const file = path.join(this.workDir, "import.json");
+    fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: JSON.parse(deployment) }));
+    await execFileAsync(
+      path.join(this.options.cliRoot, "bin", "pulumi"),
+      ["stack", "import", "--stack", this.stack, "--file", file, "--non-interactive"],
+      { cwd: stack.workspace.workDir, env: this.env },
+    );
+    fs.rmSync(file, { force: true });
+  }
+
   /** `pulumi stack output` (`--show-secrets` with showSecrets). */
   async outputs(options: { showSecrets?: boolean } = {}): Promise<Record<string, unknown>> {
     const stack = await this.automationStack();

@@ -128,7 +128,7 @@ export async function startSide(engine: Engine, spec: () => Spec, cliRoot: strin
   };
 }
 
-/** The owner tag a Compute's name carries (provider/compute.ts ownerTagOf), to tell whose compute an id is. */
+/** The owner tag a Compute's name carries (provider/compute/resource.ts ownerTagOf), to tell whose compute an id is. */
 function ownerTag(name: string): string {
   return createHash("sha256").update(`${PROJECT}/${STACK}/${name}`).digest("hex").slice(0, 12);
 }

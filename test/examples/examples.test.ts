@@ -40,9 +40,9 @@ describe("each example resolves the package by name from its own directory", () 
     const resolved = fs.realpathSync(require.resolve("pulumi-neon-dynamic", { paths: [sourceDir(name)] }));
     expect(resolved).toBe(path.join(REPO_ROOT, "dist", "provider", "index.js"));
     const impl = fs.realpathSync(
-      require.resolve("pulumi-neon-dynamic/provider/compute-impl", { paths: [sourceDir(name)] }),
+      require.resolve("pulumi-neon-dynamic/provider/compute/impl", { paths: [sourceDir(name)] }),
     );
-    expect(impl).toBe(path.join(REPO_ROOT, "dist", "provider", "compute-impl.js"));
+    expect(impl).toBe(path.join(REPO_ROOT, "dist", "provider", "compute", "impl.js"));
   });
 });
 

@@ -175,7 +175,11 @@ describe("the packed package, installed in a project", () => {
       ["/sdk", "sdk/index.js"],
       ["/emulator", "emulator/index.js"],
       ["/testing", "testing/index.js"],
+      ["/provider/compute/impl", "provider/compute/impl.js"],
+      ["/provider/api-key/impl", "provider/api-key/impl.js"],
+      // what the __provider of state written by 0.2.0 loads (test/legacy)
       ["/provider/compute-impl", "provider/compute-impl.js"],
+      ["/provider/api-key-impl", "provider/api-key-impl.js"],
     ]) {
       expect(fs.realpathSync(require.resolve(`pulumi-neon-dynamic${subpath}`, from))).toBe(path.join(installed, file));
     }

@@ -12,8 +12,8 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "../../provider";
-import { API_KEY_OUTPUTS } from "../../provider/api-key";
-import { COMPUTE_OUTPUTS } from "../../provider/compute";
+import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
+import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
 import { API_KEY, COMPUTE, neonWorld, NeonWorld, ok, ops, outputs, REPO_ROOT } from "./world";
 
 /** An output as the class declares it; `nullable`: its type admits undefined or null. */
@@ -45,8 +45,8 @@ function declaredOutputs(file: string, className: string): Declared[] {
 
 const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
 const RESOURCES = {
-  Compute: { file: "provider/compute.ts", token: "neon:index:Compute", registered: COMPUTE_OUTPUTS },
-  ApiKey: { file: "provider/api-key.ts", token: "neon:index:ApiKey", registered: API_KEY_OUTPUTS },
+  Compute: { file: "provider/compute/resource.ts", token: "neon:index:Compute", registered: COMPUTE_OUTPUTS },
+  ApiKey: { file: "provider/api-key/resource.ts", token: "neon:index:ApiKey", registered: API_KEY_OUTPUTS },
 };
 const declared = (resource: keyof typeof RESOURCES) => declaredOutputs(RESOURCES[resource].file, resource);
 

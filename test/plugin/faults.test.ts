@@ -58,7 +58,7 @@ describe("Compute under faults, through the local engine", () => {
     expect(first.error?.message).toMatch(/ep-[a-z0-9-]+ exists but is not ready: .*start_compute/);
     expect(kept()?.id).toMatch(/^ep-/);
     // Without __provider in the kept properties, the next Update or Delete could not load the provider.
-    expect(kept()?.outputs.__provider).toEqual(expect.stringContaining("compute-impl"));
+    expect(kept()?.outputs.__provider).toEqual(expect.stringContaining("compute/impl"));
     expect(await computesOnBranch()).toEqual([kept()?.id]);
     ok(await stack.up({ skipPreview: true }));
     expect(await computesOnBranch()).toEqual([kept()?.id]);

@@ -41,10 +41,10 @@ describe("the serialized provider", () => {
 
   it("loads the installed implementation by package name at call time", () => {
     expect(providers["pulumi-nodejs:dynamic/neon:Compute"]).toContain(
-      'require("pulumi-neon-dynamic/provider/compute-impl")',
+      'require("pulumi-neon-dynamic/provider/compute/impl")',
     );
     expect(providers["pulumi-nodejs:dynamic/neon:ApiKey"]).toContain(
-      'require("pulumi-neon-dynamic/provider/api-key-impl")',
+      'require("pulumi-neon-dynamic/provider/api-key/impl")',
     );
   });
 

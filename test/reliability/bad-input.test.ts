@@ -6,8 +6,8 @@
  */
 import axios from "axios";
 import fc from "fast-check";
-import * as computeImpl from "../../provider/compute-impl";
-import * as apiKeyImpl from "../../provider/api-key-impl";
+import * as computeImpl from "../../provider/compute/impl";
+import * as apiKeyImpl from "../../provider/api-key/impl";
 import { ApiKey, Compute } from "../../provider";
 import { Plugin } from "../../testing/plugin";
 import { ProviderHost } from "../../testing/provider";

@@ -12,7 +12,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Compute } from "../../provider";
-import { API_KEY_OUTPUTS } from "../../provider/api-key";
+import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
 import { CONFIG_KEYS } from "../../sdk";
 import { REPO_ROOT } from "../plugin/world";
 
@@ -170,21 +170,23 @@ describe("schema.json agrees with the TypeScript surface", () => {
 
   it("Compute inputs are ComputeArgs, member by member (name, kind, required)", () => {
     expect(schemaMembers(compute.inputProperties, compute.requiredInputs)).toEqual(
-      interfaceMembers("provider/compute.ts", "ComputeArgs"),
+      interfaceMembers("provider/compute/resource.ts", "ComputeArgs"),
     );
   });
 
   it("Compute outputs are the class's declared Outputs", () => {
     expect(schemaMembers(compute.properties, compute.required)).toEqual(
-      outputMembers("provider/compute.ts", "Compute"),
+      outputMembers("provider/compute/resource.ts", "Compute"),
     );
   });
 
   it("ApiKey inputs and outputs match ApiKeyArgs and the class", () => {
     expect(schemaMembers(apiKey.inputProperties, apiKey.requiredInputs)).toEqual(
-      interfaceMembers("provider/api-key.ts", "ApiKeyArgs"),
+      interfaceMembers("provider/api-key/resource.ts", "ApiKeyArgs"),
     );
-    expect(schemaMembers(apiKey.properties, apiKey.required)).toEqual(outputMembers("provider/api-key.ts", "ApiKey"));
+    expect(schemaMembers(apiKey.properties, apiKey.required)).toEqual(
+      outputMembers("provider/api-key/resource.ts", "ApiKey"),
+    );
   });
 
   it("ApiKey's scope: orgId and projectId are optional inputs, projectId an output, as is every API_KEY_OUTPUTS name", () => {
@@ -201,7 +203,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
   });
 
   it("getProjects inputs, result and project summary match GetProjectsArgs, GetProjectsResult and ProjectSummary", () => {
-    const file = "provider/projects.ts";
+    const file = "provider/projects/get-projects.ts";
     expect(schemaMembers(getProjects.inputs.properties, getProjects.inputs.required)).toEqual(
       interfaceMembers(file, "GetProjectsArgs"),
     );
@@ -215,7 +217,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
   it("enums list exactly the literal values the TypeScript types allow", () => {
     const values = (token: string) => schema.types[token].enum.map((e: any) => e.value);
     const literals = (member: string) => {
-      const decl = declarationNamed(source("provider/compute.ts"), "ComputeArgs", ts.isInterfaceDeclaration);
+      const decl = declarationNamed(source("provider/compute/resource.ts"), "ComputeArgs", ts.isInterfaceDeclaration);
       const m = decl.members.find((x) => x.name?.getText() === member) as ts.PropertySignature;
       return [...m.type!.getText().matchAll(/"([^"]+)"/g)].map((x) => x[1]);
     };
@@ -235,7 +237,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
     const variables = schema.config.variables;
     const names = Object.values(CONFIG_KEYS).map((key) => key.replace(/^neon:/, ""));
     expect(Object.keys(variables).sort()).toEqual([...names].sort());
-    const sources = ["sdk/config.ts", "provider/runtime.ts"].map((f) =>
+    const sources = ["sdk/config.ts", "provider/shared/runtime.ts"].map((f) =>
       fs.readFileSync(path.join(REPO_ROOT, f), "utf8"),
     );
     const envs = new Set(sources.flatMap((text) => [...text.matchAll(/env\.(NEON_\w+)/g)].map((m) => m[1])));

@@ -1,0 +1,94 @@
+/**
+ * The ApiKey resource: a personal API key, an organization key, or a key limited to one project of an organization
+ * (for example the key a CI pipeline holds).
+ *
+ * The provider object is serialized into `__provider`: it loads the installed implementation at call
+ * time and captures nothing (no key, no client). The secret output `key` is registered as a secret, so
+ * the engine encrypts it in state.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+
+export interface ApiKeyArgs {
+  /** The key's name, 1 to 64 characters. A new name makes a new key (created before the old one is revoked). */
+  keyName: pulumi.Input<string>;
+  /**
+   * The organization the key belongs to (an id such as `org-morning-bread-81040908`). Without it, the key is a
+   * personal key of the account that `neon:apiKey` belongs to; with it, an organization key, which `neon:apiKey`
+   * (the personal key of a member; only an admin can create an organization-wide key) creates under
+   * `/organizations/{orgId}/api_keys`. A change makes a new key (created before the old one is revoked).
+   */
+  orgId?: pulumi.Input<string>;
+  /**
+   * Limits the key to this project of the organization (an id such as `spring-example-302709`); requires `orgId`.
+   * Such a key can use only that project (its branches, computes and operations): it cannot list projects, create
+   * projects or keys, or reach another project. A change makes a new key (created before the old one is revoked).
+   */
+  projectId?: pulumi.Input<string>;
+}
+
+const apiKeyProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => impl().configure(req),
+  check: (olds, news) => impl().check(olds, news),
+  diff: (id, olds, news) => impl().diff(id, olds, news),
+  create: (inputs) => impl().create(inputs),
+  read: (id, props) => impl().read(id, props),
+  update: (id, olds) => impl().update(id, olds),
+  delete: (id, props) => impl().deleteKey(id, props),
+};
+
+function impl(): typeof import("./impl") {
+  return require("pulumi-neon-dynamic/provider/api-key/impl");
+}
+
+/**
+ * Every output the ApiKey class declares (and schema.json lists), in the order declared, each passed to the engine
+ * (`undefined` unless the program set it) so that each is an Output whether or not the program set it (an `orgId` left
+ * out is an Output of undefined, not undefined): see declared-outputs.ts. The build fails if this list and the class's
+ * declarations differ (`_EveryApiKeyOutputListed` below).
+ */
+export const API_KEY_OUTPUTS = [
+  "keyName",
+  "keyId",
+  "key",
+  "createdAt",
+  "lastUsedAt",
+  "lastUsedFromAddr",
+  "orgId",
+  "projectId",
+] as const;
+
+/** An API key: personal, of an organization, or limited to one project. Destroying it revokes it. */
+export class ApiKey extends pulumi.dynamic.Resource {
+  declare readonly keyName: pulumi.Output<string>;
+  /** The key's numeric id. */
+  declare readonly keyId: pulumi.Output<number>;
+  /** The secret value: shown only at creation, kept encrypted in state. */
+  declare readonly key: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly lastUsedAt: pulumi.Output<string | null>;
+  declare readonly lastUsedFromAddr: pulumi.Output<string | null>;
+  /** The organization of an organization or project-scoped key, as declared; undefined for a personal key. */
+  declare readonly orgId: pulumi.Output<string | undefined>;
+  /**
+   * The project the key is limited to, as the service answered; null for personal and organization-wide keys, and when
+   * the service does not say. A project-scoped key the service answers with another scope is revoked and the create
+   * fails.
+   */
+  declare readonly projectId: pulumi.Output<string | null>;
+
+  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "key"];
+    super(
+      apiKeyProvider,
+      name,
+      { ...everyOutput(API_KEY_OUTPUTS), ...args },
+      { ...opts, additionalSecretOutputs: secretOutputs },
+      "neon",
+      "ApiKey",
+    );
+  }
+}
+
+/** Compiles only while API_KEY_OUTPUTS names exactly the Outputs the ApiKey class declares. */
+type _EveryApiKeyOutputListed = Assert<SameNames<DeclaredOutputs<ApiKey>, (typeof API_KEY_OUTPUTS)[number]>>;

@@ -1,0 +1,117 @@
+/**
+ * Creating a compute without duplicates, orphans, or taking anyone's compute.
+ *
+ * - Every attempt sends a name unique to it (owner.ts). A create whose response was lost (kind `ambiguous`)
+ *   is settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the
+ *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
+ *   attempt succeeded is provably ours and unused: it is deleted.
+ * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
+ *   the attempt's mark.
+ * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
+ *   engine keeps it in state and the next `up` repairs it instead of creating another.
+ */
+import type { Endpoint } from "../../sdk";
+import { ApiEndpoint, toCreateBody, toOutputs } from "./mapping";
+import { describeBranchConflict } from "./branch-conflict";
+import { patchCompute } from "./patch";
+import { poolerRefusal } from "./refusal";
+import { errorKind, ResourceInitError } from "../shared/errors";
+import { attemptName } from "./owner";
+import { warn } from "../shared/diagnostics";
+import { client } from "../shared/runtime";
+
+type Props = Record<string, unknown>;
+
+/** Attempts of one create whose responses were lost before it gives up (each read back first). */
+const CREATE_ATTEMPTS = 3;
+
+export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
+  const projectId = String(inputs.projectId);
+  const sent: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const name = attemptName(inputs);
+    sent.push(name);
+    try {
+      const recover = () => findSent(inputs, sent);
+      const body = toCreateBody({ ...inputs, name });
+      const { endpoint } = await client().endpoints.create(projectId, body, { recover });
+      if (attempt > 1) await deleteEarlierAttempts(inputs, sent, endpoint.id);
+      return await withDeclaredName(endpoint as ApiEndpoint, inputs);
+    } catch (error) {
+      if (errorKind(error) === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
+      throw await failedCreate(inputs, error);
+    }
+  }
+}
+
+/** The compute one of this create's attempts made, found by its unique name (called inside the project lock). */
+async function findSent(inputs: Props, sent: string[]): Promise<Endpoint | undefined> {
+  const computes = await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId));
+  return computes.find((compute) => typeof compute.name === "string" && sent.includes(compute.name));
+}
+
+/**
+ * An earlier attempt whose response was lost and that the read-back did not find may still have been applied
+ * later. Its compute carries that attempt's unique name, so it is ours beyond doubt, and nobody holds its id.
+ */
+async function deleteEarlierAttempts(inputs: Props, sent: string[], keptId: string): Promise<void> {
+  const projectId = String(inputs.projectId);
+  try {
+    const computes = await client().endpoints.listForBranch(projectId, String(inputs.branchId));
+    const strays = computes.filter((c) => c.id !== keptId && typeof c.name === "string" && sent.includes(c.name));
+    for (const stray of strays) await client().endpoints.delete(projectId, stray.id);
+  } catch {
+    warn(
+      `compute ${keptId} was created after an attempt whose response was lost; a compute named ` +
+        `${sent.slice(0, -1).join(" or ")} on branch ${String(inputs.branchId)}, if there is one, is an unused ` +
+        `duplicate made by that attempt: delete it`,
+    );
+  }
+}
+
+/** Applies the program's own `name` (the create sent the attempt's name); a failure keeps the compute in state. */
+async function withDeclaredName(endpoint: ApiEndpoint, inputs: Props): Promise<ApiEndpoint> {
+  if (inputs.name === undefined || endpoint.name === inputs.name) return endpoint;
+  try {
+    return (await patchCompute(String(inputs.projectId), endpoint.id, inputs, ["name"])).endpoint;
+  } catch (error) {
+    throw new ResourceInitError(endpoint.id, toOutputs(endpoint, inputs), error, inputs);
+  }
+}
+
+/**
+ * A create failed. A primary refused because its branch has one gets an explanation naming that compute; a refusal of
+ * the deprecated pooler fields says to remove them. If the compute exists (the client names it in `resourceId` when
+ * waiting failed), it is reported with its id so the engine keeps it. Anything else stands as it is.
+ */
+async function failedCreate(inputs: Props, error: unknown): Promise<unknown> {
+  const projectId = String(inputs.projectId);
+  const pooler = poolerRefusal(error, toCreateBody(inputs).endpoint);
+  if (pooler) return pooler;
+  if (errorKind(error) === "conflict" && (inputs.type ?? "read_write") === "read_write") {
+    return new Error(await describeBranchConflict(projectId, String(inputs.branchId), { creating: inputs }), {
+      cause: error,
+    });
+  }
+  const createdId = (error as { resourceId?: string }).resourceId;
+  if (createdId)
+    return new ResourceInitError(createdId, await currentOutputs(projectId, createdId, inputs), error, inputs);
+  return error;
+}
+
+/**
+ * The compute's outputs as it is now; when it cannot be read, the inputs with the service's defaults filled in
+ * (a missing `type` would otherwise read as a change of type, and the next `up` would replace the compute).
+ */
+async function currentOutputs(projectId: string, id: string, inputs: Props): Promise<Props> {
+  try {
+    return toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, inputs);
+  } catch {
+    return unreadOutputs(id, inputs);
+  }
+}
+
+/** Outputs for a compute that exists but could not be read: never different from `inputs` in what replaces. */
+export function unreadOutputs(id: string, inputs: Props): Props {
+  return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
+}

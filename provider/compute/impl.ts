@@ -1,0 +1,198 @@
+/**
+ * Compute's provider implementation, loaded by the serialized provider at call time (see compute.ts), so
+ * that resources already in state run the installed version of this code.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { checkComputeInputs } from "./check";
+import { connectionWarning, keepOldSpelling, planComputeChange, stableJson } from "./diff";
+import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./mapping";
+import { createCompute } from "./create";
+import { MoveNotMade } from "./patch";
+import { outputsAfter, updateCompute } from "./update";
+import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./adopt";
+import { createTarget, explainNotFound, updateTarget } from "./missing";
+import { warn } from "../shared/diagnostics";
+import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
+import { Situation, withHints } from "../shared/hints";
+import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+
+type Props = Record<string, unknown>;
+
+/**
+ * The inputs this process checked. The engine checks a registration's inputs before it diffs them for an `up` or a
+ * `preview`; the Diff it sends after a refresh's Read (news = the stored inputs) and the Diffs it sends to probe the
+ * dependents of a delete-before-replace come without a Check. Only a Diff of checked inputs plans a change, so only
+ * that one warns (pulumi/pulumi step_generator.go continueStepsFromImport; step.go RefreshStep.Apply).
+ */
+const checked = new Set<string>();
+
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureRuntime(req.config);
+}
+
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  noteProgramCheck();
+  const failures = checkComputeInputs(news);
+  if (failures.length > 0) return { inputs: news, failures };
+  // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.
+  const inputs = keepOldSpelling(olds, news);
+  checked.add(stableJson(inputs));
+  for (const warning of [...adoptionWarnings(olds, news), ...deprecationWarnings(news)]) warn(warning);
+  return { inputs, failures };
+}
+
+/** Deprecated inputs in use (api.md, Pooler fields: removal scheduled for 2026-06-20). */
+function deprecationWarnings(news: Props): string[] {
+  const used = ["poolerEnabled", "poolerMode"].filter((p) => news[p] !== undefined);
+  if (used.length === 0) return [];
+  return [
+    `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +
+      `deprecated: Neon is removing the pooler settings from its API (scheduled for 2026-06-20), and a service ` +
+      `without them may refuse them; pooling is always on through the pooled host (the poolerHost output). Remove ` +
+      `${used.length > 1 ? "them" : "it"} from the program.`,
+  ];
+}
+
+/**
+ * Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop, and when
+ * a replaced compute is an adopted one (Delete leaves it).
+ */
+export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const plan = planComputeChange(olds, news);
+  const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
+  if (checked.has(stableJson(news))) for (const warning of warnings) if (warning) warn(warning);
+  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
+}
+
+/** What a refusal's advice depends on: the compute's project and branch (from the inputs, or the state). */
+const inInputsProject = (inputs: Props): Situation => ({
+  op: "compute",
+  projectId: String(inputs.projectId),
+  branchId: String(inputs.branchId),
+});
+const inStateProject = (_id: string, props: Props, ..._news: unknown[]): Situation => ({
+  op: "compute",
+  projectId: String(props.projectId),
+  branchId: String(props.branchId),
+});
+
+export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
+  try {
+    const endpoint = inputs.adoptId ? await adoptCompute(inputs) : await createCompute(inputs);
+    return { id: endpoint.id, outs: outputsAfter(endpoint, inputs, planComputeChange({}, inputs).patch) };
+  } catch (error) {
+    throw await explainNotFound(error, createTarget(inputs)); // a branch deleted outside Pulumi, say
+  }
+});
+
+/** Refresh: the compute as it is now, and the declared inputs updated from it; one deleted outside Pulumi leaves. */
+export const read = withHints(inStateProject, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
+  try {
+    const endpoint = (await client().endpoints.get(String(props.projectId), id)) as ApiEndpoint;
+    const outs = toOutputs(endpoint, props);
+    return { id, props: outs, inputs: inputsFromOutputs(outs) };
+  } catch (error) {
+    if (errorKind(error) !== "not_found") throw error;
+    await assertProjectReachable(String(props.projectId), id);
+    return { id: "", props: {} };
+  }
+});
+
+export const update = withHints(
+  inStateProject,
+  async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    try {
+      return { outs: await updateCompute(id, olds, news) };
+    } catch (error) {
+      // A compute (or the branch it moves to) deleted outside Pulumi: say so, and how to bring the state in line.
+      if (errorKind(error) === "not_found") throw await explainNotFound(error, updateTarget(id, olds, news));
+      // A restart that did not happen records the old triggers, or the next `up` would see no change.
+      const plan = planComputeChange(olds, news);
+      const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
+      if (error instanceof MoveNotMade) throw movedNothing(id, error, recorded);
+      throw await withCurrentState(String(olds.projectId), id, recorded, error);
+    }
+  },
+);
+
+/**
+ * Deletes and waits; a compute already gone is fine. A delete whose outcome is unknown is read back by the client
+ * (gone → done) and only then sent again, a few times, so that a run of lost responses does not fail the step.
+ * A compute the state's `adoptId` names is left on the service, with a warning (adopt.ts: a replacement
+ * may hold it now).
+ */
+export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
+  const kept = keptOnDelete(id, props);
+  if (kept) {
+    warn(kept);
+    return;
+  }
+  const projectId = String(props.projectId);
+  try {
+    let found = true;
+    await resendWhileUnknown(
+      async () => void (found = (await client().endpoints.delete(projectId, id)).endpoint !== undefined),
+    );
+    if (!found) await assertProjectReachable(projectId, id);
+  } catch (error) {
+    if (errorKind(error) !== "validation") throw error;
+    throw new Error(deleteRefused(id, props, error), { cause: error });
+  }
+});
+
+/**
+ * A compute that answers 404 is gone only if its project still answers: a project the key cannot reach answers 404
+ * too (another account's key, an organization or project-scoped key of another organization or project), and taking
+ * that for "deleted" would drop from state, or report as destroyed, a compute that still runs.
+ */
+async function assertProjectReachable(projectId: string, id: string): Promise<void> {
+  try {
+    await client().branches.list(projectId);
+  } catch (error) {
+    if (errorKind(error) !== "not_found") throw error;
+    throw new Error(
+      `compute ${id} was not found, and neither was its project ${projectId}, so it is not known whether the compute ` +
+        `is gone: either the project was deleted (then remove the resource from the state: pulumi state delete ` +
+        `<its URN>), or neon:apiKey does not reach that project (another account's key, or an organization or ` +
+        `project-scoped key of another organization or project): use a key that does. Nothing was changed.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The service refused the delete (it refuses for a compute of a protected branch: api.md, Delete). Says how to let go
+ * of the compute without deleting it.
+ */
+function deleteRefused(id: string, props: Props, error: unknown): string {
+  return (
+    `Neon refused to delete compute ${id} (${(error as Error).message}). Computes of a protected branch cannot be ` +
+    `deleted: unprotect branch ${String(props.branchId)} first, or, to keep the compute and only stop managing it, ` +
+    `give the resource the option retainOnDelete: true, run pulumi up, then remove it from the program.`
+  );
+}
+
+/**
+ * The service applied an update but ignored its move: the state records the compute as it is (the applied sizes, the
+ * old branch), so the next `up` asks only for the move again, and warns of no restart that already happened.
+ */
+function movedNothing(id: string, error: MoveNotMade, news: Props): ResourceInitError {
+  const outputs = toOutputs(error.endpoint, { ...news, declared: declaredOf(news) });
+  const recorded = new ResourceInitError(id, outputs, error, news);
+  recorded.message = error.message; // the compute is ready: only its move was not made
+  return recorded;
+}
+
+/**
+ * After a failed update whose outcome is unknown, report the compute as it now is, so the engine's state
+ * matches the service and the next `up` sends exactly what is still missing.
+ */
+async function withCurrentState(projectId: string, id: string, news: Props, error: unknown): Promise<unknown> {
+  if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
+  try {
+    const endpoint = (await client().endpoints.get(projectId, id)) as ApiEndpoint;
+    return new ResourceInitError(id, toOutputs(endpoint, { ...news, declared: declaredOf(news) }), error, news);
+  } catch {
+    return error;
+  }
+}

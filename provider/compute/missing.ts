@@ -1,0 +1,94 @@
+/**
+ * A 404 while changing a compute, explained by reading the service. Neon answers 404 alike for a compute deleted
+ * outside Pulumi, for a branch deleted outside Pulumi and for a project the key does not reach, and each needs its own
+ * fix: a raw `HTTP 404: endpoint not found`, with advice about keys, left a user with a deleted compute no way forward.
+ * Only what a read proves is said: a project that does not answer keeps the 404 (and its advice: hints.ts).
+ */
+import type { Branch } from "../../sdk";
+import { errorKind } from "../shared/errors";
+import { client } from "../shared/runtime";
+
+type Props = Record<string, unknown>;
+
+/** What was being changed: the compute's project, its id (an update) and the branch it is (to be) on. */
+export interface Target {
+  projectId: string;
+  branchId?: string;
+  /** The compute's id, for an update; absent for a create. */
+  id?: string;
+  /** The Pulumi resource's name (the `resourceName` the Compute class records). */
+  resourceName?: unknown;
+}
+
+/** The target of a create, from its inputs. */
+export const createTarget = (inputs: Props): Target => ({
+  projectId: String(inputs.projectId),
+  branchId: typeof inputs.branchId === "string" ? inputs.branchId : undefined,
+  resourceName: inputs.resourceName,
+});
+
+/** The target of an update, from the old outputs and the new inputs: a new `branchId` is a move there. */
+export const updateTarget = (id: string, olds: Props, news: Props): Target => ({
+  projectId: String(olds.projectId),
+  id,
+  branchId: typeof news.branchId === "string" && news.branchId !== olds.branchId ? news.branchId : undefined,
+  resourceName: news.resourceName ?? olds.resourceName,
+});
+
+/**
+ * The error to report for `error`: for a 404 whose project answers, what is missing (the compute, or the branch);
+ * anything else, or a read that fails otherwise (no proof of anything), leaves it unchanged.
+ */
+export async function explainNotFound(error: unknown, target: Target): Promise<unknown> {
+  if (errorKind(error) !== "not_found") return error;
+  // The service names what it did not find: a project it did not find is all a read would find out too.
+  if (/\bproject\b/i.test((error as { apiMessage?: string }).apiMessage ?? "")) return error;
+  try {
+    const branches = await found(() => client().branches.list(target.projectId));
+    if (branches === undefined) return error; // the project does not answer: the 404 may be the key's reach
+    const { id, branchId } = target;
+    if (id !== undefined && (await found(() => client().endpoints.get(target.projectId, id))) === undefined)
+      return new Error(computeGone(target, error), { cause: error });
+    if (branchId !== undefined && !branches.some((branch: Branch) => branch.id === branchId))
+      return new Error(branchMissing(target, error), { cause: error });
+  } catch {
+    // not a 404: the reads prove nothing
+  }
+  return error;
+}
+
+/** What a read answers, or undefined when it answers 404 (anything else is thrown). */
+async function found<T>(request: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await request();
+  } catch (error) {
+    if (errorKind(error) === "not_found") return undefined;
+    throw error;
+  }
+}
+
+function label(target: Target): string {
+  const name = typeof target.resourceName === "string" ? `Compute "${target.resourceName}"` : "Compute";
+  return target.id === undefined ? name : `${name} (${target.id})`;
+}
+
+/** The compute of the state is gone (its project answers): a refresh removes it, and the next `up` creates it. */
+function computeGone(target: Target, error: unknown): string {
+  return (
+    `${label(target)} no longer exists in project ${target.projectId}: it was deleted outside Pulumi ` +
+    `(${(error as Error).message}). Run \`pulumi refresh\` to remove it from the state, then \`pulumi up\` creates ` +
+    `it again (or both at once: \`pulumi up --refresh\`).`
+  );
+}
+
+/** The branch to create the compute on, or to move it to, is not in its project (deleted outside Pulumi, or a typo). */
+function branchMissing(target: Target, error: unknown): string {
+  const what =
+    target.id === undefined
+      ? `${label(target)} cannot be created on branch ${target.branchId}`
+      : `${label(target)} cannot be moved to branch ${target.branchId}`;
+  return (
+    `${what}: project ${target.projectId} has no such branch (it may have been deleted outside Pulumi) ` +
+    `(${(error as Error).message}). Set the Compute's branchId to a branch of project ${target.projectId}.`
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * The Compute resource: a compute endpoint of a branch (primary read_write, or read_only replica).
+ *
+ * The provider object below is what Pulumi serializes into `__provider` and stores with every Compute in
+ * state. It holds no API logic, no client and no secret: each method loads the installed implementation
+ * by package name at call time, so the state stays small and old state runs new code.
+ */
+import { createHash } from "crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+
+/** Inputs of a Compute. Sizes are in compute units (CU): 0.25, 0.5, 1..16, even 18..56. */
+export interface ComputeArgs {
+  /** Project of the compute. Changing it replaces the compute. */
+  projectId: pulumi.Input<string>;
+  /**
+   * Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's
+   * connections drop. The API's `branch_id` in an update is deprecated ("will be removed in a future release"): if
+   * the service refuses or ignores a move, the update fails and says to replace the compute instead
+   * (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
+   */
+  branchId: pulumi.Input<string>;
+  /** `read_write` (primary, the default; one per branch) or `read_only` (read replica). Changing it replaces the compute. */
+  type?: pulumi.Input<"read_write" | "read_only">;
+  /** Minimum size in CU. Changing it restarts a running compute (its connections drop). Fixes `maxConnections`. */
+  autoscalingLimitMinCu?: pulumi.Input<number>;
+  /** Maximum size in CU (equal to the minimum for a fixed size). Changing it restarts a running compute. */
+  autoscalingLimitMaxCu?: pulumi.Input<number>;
+  /** Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800. Changes need no restart. */
+  suspendTimeoutSeconds?: pulumi.Input<number>;
+  /** Postgres settings (string values). */
+  pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Whether pooled connections are on.
+   * @deprecated Neon deprecated `pooler_enabled` (without a removal date; the pooler settings' removal was scheduled
+   * for 2026-06-20): pooling is always available through the pooled host (`poolerHost`). Sent only when set; a
+   * service that no longer has it may apply, ignore or refuse it, and a refusal fails the step saying to remove it.
+   */
+  poolerEnabled?: pulumi.Input<boolean>;
+  /**
+   * Pooling mode: `transaction`.
+   * @deprecated Neon deprecated `pooler_mode` (OpenAPI: "will be removed after 2026-06-20"); PgBouncer runs in
+   * transaction mode. Sent only when set; a service that no longer has it may apply, ignore or refuse it, and a
+   * refusal fails the step saying to remove it.
+   */
+  poolerMode?: pulumi.Input<"transaction">;
+  /** A disabled compute refuses connections. */
+  disabled?: pulumi.Input<boolean>;
+  /** Whether connections may authenticate without a password. */
+  passwordlessAccess?: pulumi.Input<boolean>;
+  /** `k8s-pod`, `k8s-neonvm` (needed for autoscaling) or `serverless-platform` (OpenAPI's Provisioner). */
+  provisioner?: pulumi.Input<"k8s-pod" | "k8s-neonvm" | "serverless-platform">;
+  /** A display name, 1..64 characters. */
+  name?: pulumi.Input<string>;
+  /** Region; must equal the project's. Changing it replaces the compute. */
+  regionId?: pulumi.Input<string>;
+  /**
+   * Any values: when they change, the compute is restarted through the restart API (nothing else changes); not when
+   * it is idle or the same update disables it (nothing runs), nor twice when the update's PATCH restarted it.
+   */
+  restartTriggers?: pulumi.Input<unknown[]>;
+  /**
+   * Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts
+   * at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a
+   * compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a
+   * `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the
+   * resource leaves it on the service, with a warning.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+const computeProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => impl().configure(req),
+  check: (olds, news) => impl().check(olds, news),
+  diff: (id, olds, news) => impl().diff(id, olds, news),
+  create: (inputs) => impl().create(inputs),
+  read: (id, props) => impl().read(id, props),
+  update: (id, olds, news) => impl().update(id, olds, news),
+  delete: (id, props) => impl().deleteCompute(id, props),
+};
+
+function impl(): typeof import("./impl") {
+  return require("pulumi-neon-dynamic/provider/compute/impl");
+}
+
+/**
+ * Every output the Compute class declares (and schema.json lists), in the order declared. Each is passed to the
+ * engine as a property, `undefined` when the program does not set it, because a dynamic resource exposes as an
+ * Output only the properties it was constructed with: an output left out of this list would be `undefined` at run
+ * time (`db.regionId.apply(…)` throwing), whatever its type says. Undefined properties are not sent (the Pulumi
+ * runtime drops them), so the inputs, the diffs and the state are the same as without them. The build fails if this
+ * list and the class's declarations differ (`_EveryComputeOutputListed` below).
+ */
+export const COMPUTE_OUTPUTS = [
+  "endpointId",
+  "projectId",
+  "branchId",
+  "regionId",
+  "type",
+  "autoscalingLimitMinCu",
+  "autoscalingLimitMaxCu",
+  "suspendTimeoutSeconds",
+  "pgSettings",
+  "poolerEnabled",
+  "poolerMode",
+  "disabled",
+  "passwordlessAccess",
+  "provisioner",
+  "name",
+  "restartTriggers",
+  "adoptId",
+  "host",
+  "poolerHost",
+  "proxyHost",
+  "currentState",
+  "pendingState",
+  "creationSource",
+  "lastActive",
+  "startedAt",
+  "suspendedAt",
+  "createdAt",
+  "updatedAt",
+  "computeReleaseVersion",
+  "maxConnections",
+  "resourceName",
+  "ownerTag",
+] as const;
+
+/**
+ * A short, stable identity of a resource within its project and stack. It names the compute when the program
+ * does not, so that a compute created by a run that was interrupted is recognised by the next run.
+ */
+function ownerTagOf(name: string): string {
+  return createHash("sha256").update(`${pulumi.getProject()}/${pulumi.getStack()}/${name}`).digest("hex").slice(0, 12);
+}
+
+/**
+ * A compute endpoint on a branch. See the README's diff table for which changes replace, restart or
+ * only PATCH it.
+ */
+export class Compute extends pulumi.dynamic.Resource {
+  // Outputs typed `| undefined` come from fields the service may leave out of its answer (sdk/schemas.ts).
+  declare readonly endpointId: pulumi.Output<string>;
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly regionId: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<"read_write" | "read_only">;
+  declare readonly autoscalingLimitMinCu: pulumi.Output<number>;
+  declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
+  declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
+  declare readonly pgSettings: pulumi.Output<Record<string, string>>;
+  declare readonly poolerEnabled: pulumi.Output<boolean | undefined>;
+  declare readonly poolerMode: pulumi.Output<string | undefined>;
+  declare readonly disabled: pulumi.Output<boolean | undefined>;
+  declare readonly passwordlessAccess: pulumi.Output<boolean | undefined>;
+  declare readonly provisioner: pulumi.Output<string | undefined>;
+  declare readonly name: pulumi.Output<string | undefined>;
+  declare readonly restartTriggers: pulumi.Output<unknown[] | undefined>;
+  declare readonly adoptId: pulumi.Output<string | undefined>;
+  /** Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech. */
+  declare readonly host: pulumi.Output<string>;
+  /** Pooled connection host (`-pooler` after the compute id). */
+  declare readonly poolerHost: pulumi.Output<string>;
+  declare readonly proxyHost: pulumi.Output<string | undefined>;
+  /** init, active or idle. */
+  declare readonly currentState: pulumi.Output<string>;
+  declare readonly pendingState: pulumi.Output<string | undefined>;
+  declare readonly creationSource: pulumi.Output<string | undefined>;
+  declare readonly lastActive: pulumi.Output<string | undefined>;
+  declare readonly startedAt: pulumi.Output<string | undefined>;
+  declare readonly suspendedAt: pulumi.Output<string | undefined>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
+  declare readonly computeReleaseVersion: pulumi.Output<string | undefined>;
+  /** Postgres max_connections, fixed by the minimum size. */
+  declare readonly maxConnections: pulumi.Output<number>;
+  /** The Pulumi name of this resource, used in messages such as the restart warning. */
+  declare readonly resourceName: pulumi.Output<string>;
+  /** Identifies this resource's compute on the service (its name is `pulumi-<ownerTag>` when `name` is not set). */
+  declare readonly ownerTag: pulumi.Output<string>;
+
+  constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...everyOutput(COMPUTE_OUTPUTS), ...args, resourceName: name, ownerTag: ownerTagOf(name) };
+    super(computeProvider, name, props, opts, "neon", "Compute");
+  }
+}
+
+/** Compiles only while COMPUTE_OUTPUTS names exactly the Outputs the Compute class declares. */
+type _EveryComputeOutputListed = Assert<SameNames<DeclaredOutputs<Compute>, (typeof COMPUTE_OUTPUTS)[number]>>;

@@ -1,0 +1,84 @@
+/**
+ * getProjects: every project of the account across all pages (the peers read one page, or one project).
+ * Runs in the program, not in the plugin; credentials are resolved exactly as the plugin resolves them
+ * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ConfigSource, NeonClient, NeonError, Project, resolveConfig } from "../../sdk";
+
+export interface GetProjectsArgs {
+  /** Only projects whose name or id contains this text. */
+  search?: string;
+  /** Only projects of this organization. */
+  orgId?: string;
+}
+
+/** A project as listed, in camelCase. A field the service did not report is absent (never the text "undefined"). */
+export interface ProjectSummary {
+  id: string;
+  name: string;
+  platformId?: string;
+  regionId: string;
+  provisioner?: string;
+  pgVersion?: number;
+  proxyHost?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface GetProjectsResult {
+  projects: ProjectSummary[];
+}
+
+/**
+ * Why a project list was refused (403): the key may not list projects at all. The one a CI pipeline holds often
+ * cannot (a project-scoped key), so the error says what to do instead of only "forbidden".
+ */
+export const LIST_REFUSED =
+  "getProjects: the service refused to list projects with the key in neon:apiKey (HTTP 403). A project-scoped API " +
+  "key can use only its own project and cannot list projects: give the resources that project's id directly, or " +
+  "use a personal or organization key here.";
+
+/** Lists every project matching `args`, walking all pages. */
+export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
+  const { apiKey, apiUrl } = resolveConfig(undefined, programConfig, process.env);
+  const client = new NeonClient({ apiKey, apiUrl });
+  const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId }).catch((error) => {
+    throw error instanceof NeonError && error.status === 403 ? new Error(LIST_REFUSED, { cause: error }) : error;
+  });
+  return { projects: projects.map(toSummary) };
+}
+
+/** The arguments of getProjectsOutput: each may be an Output. */
+export interface GetProjectsOutputArgs {
+  search?: pulumi.Input<string>;
+  orgId?: pulumi.Input<string>;
+}
+
+/** getProjects for inputs that are Outputs. */
+export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Output<GetProjectsResult> {
+  return pulumi.output(args).apply((resolved) => getProjects(resolved));
+}
+
+/** The program's stack configuration, looked up by full key (`neon:apiKey`) like the plugin's. */
+const programConfig: ConfigSource = {
+  get(key) {
+    const separator = key.indexOf(":");
+    return new pulumi.Config(key.slice(0, separator)).get(key.slice(separator + 1));
+  },
+};
+
+function toSummary(project: Project): ProjectSummary {
+  const summary: ProjectSummary = { id: project.id, name: project.name, regionId: project.region_id };
+  const optional = {
+    platformId: project.platform_id,
+    provisioner: project.provisioner,
+    pgVersion: project.pg_version,
+    proxyHost: project.proxy_host,
+    createdAt: project.created_at,
+    updatedAt: project.updated_at,
+  };
+  for (const [name, value] of Object.entries(optional))
+    if (value !== undefined) Object.assign(summary, { [name]: value });
+  return summary;
+}
