@@ -19,7 +19,15 @@ import { configuredByProgram, settingsInUse, SettingsInUse } from "./runtime";
 export type Situation =
   | { op: "key-create"; orgId?: string; projectId?: string }
   | { op: "key-list" | "key-revoke"; orgId?: string }
-  | { op: "compute"; projectId: string; branchId?: string };
+  | { op: ProjectOp; projectId: string; branchId?: string };
+
+/** Work on something that lives in a project (and, but for a branch itself, on a branch of it). */
+export type ProjectOp = "compute" | "branch" | "role" | "database";
+const PROJECT_OPS: readonly string[] = ["compute", "branch", "role", "database"] satisfies ProjectOp[];
+
+function inProject(s: Situation): s is { op: ProjectOp; projectId: string; branchId?: string } {
+  return PROJECT_OPS.includes(s.op);
+}
 
 /** The settings in use and how the provider was configured, as far as the advice depends on them. */
 export interface Settings extends SettingsInUse {
@@ -169,7 +177,7 @@ function keysRefused(s: { op: "key-list" | "key-revoke"; orgId?: string }, setti
 }
 
 /** A compute request refused (403): the key does not reach the project. */
-function computeRefused(projectId: string): string {
+function projectRefused(projectId: string): string {
   return (
     `neon:apiKey is valid but may not do this in project ${projectId}. A project-scoped API key can use only its own ` +
     `project (its branches, computes and operations): check that the resource's projectId is that key's project, ` +
@@ -192,7 +200,7 @@ function organizationNotFound(s: { op: Situation["op"]; orgId: string; projectId
 }
 
 /** A 404 from a compute request: what does not exist, or what the key does not reach. */
-function computeNotFound(projectId: string, branchId: string | undefined): string {
+function projectNotFound(projectId: string, branchId: string | undefined): string {
   const branch = branchId === undefined ? "the resource's branch" : `branch ${branchId}`;
   return (
     `Neon answers 404 both for what does not exist and for a project neon:apiKey does not reach (a project-scoped ` +
@@ -204,12 +212,12 @@ function computeNotFound(projectId: string, branchId: string | undefined): strin
 
 function forbiddenHint(s: Situation, settings: Settings): string {
   if (s.op === "key-create") return createRefused(s);
-  if (s.op === "compute") return computeRefused(s.projectId);
+  if (inProject(s)) return projectRefused(s.projectId);
   return keysRefused(s, settings);
 }
 
 function notFoundHint(s: Situation): string | undefined {
-  if (s.op === "compute") return computeNotFound(s.projectId, s.branchId);
+  if (inProject(s)) return projectNotFound(s.projectId, s.branchId);
   return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId });
 }
 
