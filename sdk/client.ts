@@ -9,11 +9,13 @@ import { accountHash, RateLimitOptions, sharedLimiter } from "./rate-limit";
 import { ApiKeysApi } from "./resources/api-keys";
 import { BranchesApi } from "./resources/branches";
 import { ClientContext } from "./resources/context";
+import { DatabasesApi } from "./resources/databases";
 import { EndpointsApi } from "./resources/endpoints";
 import { OperationsApi } from "./resources/operations";
 import { OrgApiKeysApi } from "./resources/org-api-keys";
 import { Progress } from "./progress";
 import { ProjectsApi } from "./resources/projects";
+import { RolesApi } from "./resources/roles";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { Operation } from "./schemas";
 import { Transport } from "./transport";
@@ -55,6 +57,8 @@ export class NeonClient {
   readonly orgApiKeys: OrgApiKeysApi;
   readonly projects: ProjectsApi;
   readonly branches: BranchesApi;
+  readonly roles: RolesApi;
+  readonly databases: DatabasesApi;
   readonly endpoints: EndpointsApi;
   readonly operations: OperationsApi;
   readonly apiUrl: string;
@@ -71,6 +75,8 @@ export class NeonClient {
     this.orgApiKeys = new OrgApiKeysApi(ctx);
     this.projects = new ProjectsApi(ctx);
     this.branches = new BranchesApi(ctx);
+    this.roles = new RolesApi(ctx);
+    this.databases = new DatabasesApi(ctx);
     this.endpoints = new EndpointsApi(ctx);
     this.operations = new OperationsApi(ctx);
   }
@@ -118,6 +124,8 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
       }),
     operationsOf: async (projectId: string, endpointId: string) =>
       (await new OperationsApi(ctx).list(projectId)).filter((op) => op.endpoint_id === endpointId && !isDone(op)),
+    branchOperationsOf: async (projectId: string, branchId: string) =>
+      (await new OperationsApi(ctx).list(projectId)).filter((op) => op.branch_id === branchId && !isDone(op)),
   };
   return ctx;
 }

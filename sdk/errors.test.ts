@@ -166,4 +166,22 @@ describe("snippet and redact", () => {
     expect(redact(`x ${KEY} y`, [KEY])).toBe("x [REDACTED] y");
     expect(redact("Authorization: Bearer abc.def", [])).toBe("Authorization: Bearer [REDACTED]");
   });
+  it.each([
+    ['{"role":{"name":"a","password":"Onf1AjayKwe0"}}', '{"role":{"name":"a","password":"[REDACTED]"}}'],
+    ['{"password" : "with \\"quote\\" inside"}', '{"password" : "[REDACTED]"}'],
+    ['unexpected response body: {"password":"Onf1Aj…', 'unexpected response body: {"password":"[REDACTED]'],
+    ['"{\\"password\\":\\"Onf1AjayKwe0\\"}"', '"{\\"password\\":\\"[REDACTED]"'],
+    [
+      "postgresql://alex:AbC123@ep-x.aws.neon.tech/neondb?sslmode=require",
+      "postgresql://alex:[REDACTED]@ep-x.aws.neon.tech/neondb?sslmode=require",
+    ],
+    ["host=h password=AbC123 dbname=d", "host=h password=[REDACTED] dbname=d"],
+  ])("removes a password by its shape: %s", (text, expected) => {
+    expect(redact(text, [])).toBe(expected);
+    expect(redact(text, [])).not.toMatch(/Onf1Aj|AbC123|quote/);
+  });
+  it("leaves what merely names a password alone", () => {
+    const text = "GET /projects/p/branches/b/roles/alex/reveal_password -> 412: storing passwords is disabled";
+    expect(redact(text, [])).toBe(text);
+  });
 });

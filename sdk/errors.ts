@@ -131,13 +131,27 @@ function safeJson(value: unknown): string {
   }
 }
 
+/**
+ * Secrets found by their shape rather than their value: the Bearer token, a role's password in JSON (`"password":
+ * "…"`, also JSON inside a JSON string, up to its closing quote or the end of a truncated snippet), a `password=`
+ * parameter, and the password of a Postgres URI (`postgresql://role:…@host`). Guards an error body or a message
+ * that echoes a role or a connection URI.
+ */
+const SHAPED_SECRETS: readonly [RegExp, string][] = [
+  [/Bearer\s+[^\s"',)]+/gi, "Bearer [REDACTED]"],
+  [/(\\?"password\\?"\s*:\s*\\?")(?:\\.|[^"\\])*/gi, "$1[REDACTED]"],
+  [/(\bpassword=)[^&\s"']*/gi, "$1[REDACTED]"],
+  [/(\bpostgres(?:ql)?:\/\/[^\s:@/]*:)[^\s@]*@/gi, "$1[REDACTED]@"],
+];
+
 /** Replaces every occurrence of a secret in a text: the last line of defence for anything we render. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join("[REDACTED]");
   }
-  return out.replace(/Bearer\s+[^\s"',)]+/gi, "Bearer [REDACTED]");
+  for (const [pattern, replacement] of SHAPED_SECRETS) out = out.replace(pattern, replacement);
+  return out;
 }
 
 /**

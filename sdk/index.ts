@@ -32,5 +32,9 @@ export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations, isDone
 export { RateLimitOptions, DEFAULT_RATE_LIMIT } from "./rate-limit";
 export { ProjectQuery } from "./paging";
 export { EndpointWithOperations, EndpointDeleted } from "./resources/endpoints";
-export { BranchCreate } from "./resources/branches";
+export { BranchCreate, BranchWithOperations, BranchDeleted } from "./resources/branches";
+export { RoleWithOperations, RoleDeleted } from "./resources/roles";
+export { DatabaseWithOperations, DatabaseDeleted } from "./resources/databases";
+export { ConnectionUriQuery } from "./resources/projects";
 export * from "./schemas";
+export * from "./schemas-branches";

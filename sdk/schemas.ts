@@ -11,6 +11,8 @@
  * and fields the provider only copies to outputs are optional, so a field the service drops cannot break every call.
  * A rule learned from it: a write whose response fails here may still have been applied, so it is `ambiguous`
  * (transport.ts), never a plain failure.
+ *
+ * Branches, their roles and databases, and connection URIs: schemas-branches.ts (from the full OpenAPI document).
  */
 import { z } from "zod";
 import { NeonError } from "./errors";
@@ -150,8 +152,8 @@ export type OperationsPage = z.infer<typeof OperationsPage>;
 
 // ---- endpoints (computes) -------------------------------------------------------------------------------------
 
-const ComputeUnit = z.number().min(0.25);
-const SuspendTimeoutSeconds = z.number().int().min(-1).max(604800);
+export const ComputeUnit = z.number().min(0.25);
+export const SuspendTimeoutSeconds = z.number().int().min(-1).max(604800);
 const PgSettings = z.record(z.string(), z.string());
 
 export const EndpointSettings = z.object({ pg_settings: PgSettings.optional() });
@@ -231,45 +233,6 @@ export const EndpointResponse = z.object({ endpoint: Endpoint });
 export const EndpointsResponse = z.object({ endpoints: z.array(Endpoint) });
 export const EndpointOperations = z.object({ endpoint: Endpoint, operations: z.array(Operation) });
 export type EndpointOperations = z.infer<typeof EndpointOperations>;
-
-// ---- branches (not in the OpenAPI subset; the fields every Neon branch has) ----------------------------------
-
-export const Branch = z.object({
-  id: z.string(),
-  project_id: z.string(),
-  name: z.string(),
-  parent_id: z.string().optional(),
-  current_state: z.string().optional(),
-  default: z.boolean().optional(),
-  primary: z.boolean().optional(),
-  protected: z.boolean().optional(),
-  created_at: timestamp.optional(),
-  updated_at: timestamp.optional(),
-});
-export type Branch = z.infer<typeof Branch>;
-
-export const BranchesResponse = z.object({ branches: z.array(Branch) });
-
-export const BranchCreateRequest = z.object({
-  branch: z
-    .object({
-      name: z.string().optional(),
-      parent_id: z.string().optional(),
-      parent_lsn: z.string().optional(),
-      parent_timestamp: z.string().optional(),
-      protected: z.boolean().optional(),
-    })
-    .optional(),
-  endpoints: z.array(z.object({ type: EndpointType, ...endpointSettableFields })).optional(),
-});
-export type BranchCreateRequest = z.infer<typeof BranchCreateRequest>;
-
-export const BranchCreated = z.object({
-  branch: Branch,
-  endpoints: z.array(Endpoint).optional().default([]),
-  operations: z.array(Operation).optional().default([]),
-});
-export type BranchCreated = z.infer<typeof BranchCreated>;
 
 // ---- errors ---------------------------------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ export interface ClientContext {
   waitFor(projectId: string, operations: readonly Operation[], options?: WaitOptions): Promise<Operation[]>;
   /** The unfinished operations of one compute (first page of the project's operations). */
   operationsOf(projectId: string, endpointId: string): Promise<Operation[]>;
+  /** The unfinished operations of one branch (first page of the project's operations). */
+  branchOperationsOf(projectId: string, branchId: string): Promise<Operation[]>;
   /** The process-wide lock key of a project of this client's account. */
   lockKey(projectId: string): string;
 }
