@@ -3,6 +3,7 @@
  */
 export { ApiKey, ApiKeyArgs } from "./api-key/resource";
 export { Compute, ComputeArgs } from "./compute/resource";
+export { connectionUri, ConnectionUriArgs } from "./connection/connection-uri";
 export {
   getProjects,
   getProjectsOutput,
