@@ -13,8 +13,10 @@ const USAGE = `Usage: neon-emulator [options]
                              64-character key, printed once)
   --time-scale X             service seconds per real second (default 1; 60 = a 5-minute autosuspend in 5 s)
   --state-file F             keep the world in F (atomic writes) and reload it at start; the console key is kept
-                             in F.key (F holds key hashes only), so a restart prints the same key
-  --fixture F                starting world from a JSON fixture (accounts, projects, branches, computes)
+                             in F.key and role passwords in F.passwords (F holds no secret), so a restart prints
+                             the same key
+  --fixture F                starting world from a JSON fixture (accounts, projects, branches, computes, roles,
+                             databases)
   --faults SPEC              random faults, e.g. seed=1,rate=0.1,kinds=500+502+503+reset+slow+ambiguous+423+429
   --operation-duration-ms N  service ms an operation spends scheduling and running (default 1000)
   --latency-ms N             real ms added before every response (default 0)

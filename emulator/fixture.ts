@@ -1,12 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { copyRolesAndDatabases, newDatabase, newRole, seedDefaults } from "./branching";
 import { newApiKeySecret, newBranchId, newEndpointId, newProjectId } from "./ids";
+import { databaseName, roleName } from "./pg-input";
 import { Store } from "./store";
 import type {
+  Branch,
   EndpointConfig,
   EndpointRecord,
   Fixture,
   FixtureAccount,
+  FixtureBranch,
   FixtureEndpoint,
   FixtureMembership,
   FixtureProject,
@@ -99,16 +103,58 @@ export function seedProject(store: Store, accountId: string, p: FixtureProject, 
     updatedAt: now,
     seq,
   });
-  let parentId: string | undefined;
+  let root: Branch | undefined;
   (p.branches ?? [{ name: "main" }]).forEach((b, i) => {
     const branchId = b.id ?? newBranchId();
     const base = { projectId: id, name: b.name, isDefault: i === 0, createdAt: now, updatedAt: now };
     if (b.protected) Object.assign(base, { protected: true });
-    store.addBranch({ id: branchId, ...base, ...(parentId ? { parentId } : {}), seq: store.nextSeq() });
-    parentId ??= branchId;
+    const branch: Branch = { id: branchId, ...base, ...(root ? { parentId: root.id } : {}), seq: store.nextSeq() };
+    store.addBranch(branch);
+    seedRolesAndDatabases(store, branch, b, root, now);
+    root ??= branch;
     for (const e of b.endpoints ?? []) store.addEndpoint(seedEndpoint(store, id, branchId, regionId, e, now));
   });
   return id;
+}
+
+/**
+ * A fixture branch's roles and databases: those it declares (either list declared: both from the declaration), else a
+ * new project's `neondb_owner` and `neondb` on the first branch and copies of the first's on the others (its children).
+ * A bad name or an unknown owner fails at start, naming it.
+ */
+function seedRolesAndDatabases(
+  store: Store,
+  branch: Branch,
+  b: FixtureBranch,
+  root: Branch | undefined,
+  now: number,
+): void {
+  if (b.roles === undefined && b.databases === undefined) {
+    if (root) copyRolesAndDatabases(store, root, branch, now);
+    else seedDefaults(store, branch, now);
+    return;
+  }
+  const where = `fixture branch ${JSON.stringify(b.name)}`;
+  try {
+    for (const r of b.roles ?? []) {
+      const name = roleName("roles[].name", r?.name);
+      if (store.findRole(branch.id, name)) throw new Error(`role ${name} is declared twice`);
+      if (r.password !== undefined && (typeof r.password !== "string" || r.password === "")) {
+        throw new Error(`role ${name}: password must be a non-empty string`);
+      }
+      newRole(store, branch, name, now, { noLogin: r.no_login === true, password: r.password });
+    }
+    for (const d of b.databases ?? []) {
+      const name = databaseName("databases[].name", d?.name);
+      if (store.findDatabase(branch.id, name)) throw new Error(`database ${name} is declared twice`);
+      if (typeof d.owner_name !== "string" || !store.findRole(branch.id, d.owner_name)) {
+        throw new Error(`database ${name}: owner_name ${JSON.stringify(d.owner_name)} is not a role of the branch`);
+      }
+      newDatabase(store, branch, name, d.owner_name, now);
+    }
+  } catch (err) {
+    throw new Error(`${where}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
 }
 
 function seedEndpoint(

@@ -32,6 +32,18 @@ export function newApiKeySecret(): string {
   return out;
 }
 
+const PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A role password: 12 letters and digits from a cryptographic source, the shape of the OpenAPI document's examples
+ * (`createProjectBranchRole`: `Onf1AjayKwe0`).
+ */
+export function newRolePassword(): string {
+  let out = "";
+  for (let i = 0; i < 12; i++) out += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
+  return out;
+}
+
 /** `aws-us-east-2` → platform `aws`, region `us-east-2`; hosts are `<id>.<region>.<platform>.neon.tech`. */
 export function regionHosts(regionId: string): { platform: string; proxyHost: string } {
   const dash = regionId.indexOf("-");

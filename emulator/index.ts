@@ -127,11 +127,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 function saverFor(file: string | undefined, store: Store, now: () => number): Saver | undefined {
   if (!file) return undefined;
-  return new Saver(file, () => {
+  const serialize = (): string | undefined => {
     if (!store.dirty) return undefined;
     store.dirty = false;
     return JSON.stringify(store.snapshot(now()));
-  });
+  };
+  return new Saver(file, serialize, 50, () => JSON.stringify(store.passwords()));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Emulator, startEmulator } from "./index";
@@ -32,7 +32,8 @@ describe("persistence", () => {
     const text = readFileSync(stateFile, "utf8");
     expect(text).not.toContain(apiKey);
     expect(text).not.toContain(created.key);
-    expect(readdirSync(dir)).toEqual(["state.json"]); // no temporary file left
+    // no temporary file left; the role passwords are kept beside it, never in it
+    expect(readdirSync(dir).sort()).toEqual(["state.json", "state.json.passwords"]);
 
     const b = await startEmulator({ apiKey, stateFile, manualClock: true, rateLimit: false });
     expect(b.projectId).toBe(a.projectId);
@@ -60,6 +61,40 @@ describe("persistence", () => {
     expect((await c2.get("/projects", { key: a.apiKey })).status).toBe(200); // the old key is still valid
     c2.close();
     await b.close();
+  });
+
+  it("role passwords: kept beside the file; without that file a reload gives new ones; an older file gets neondb", async () => {
+    const stateFile = tempStateFile();
+    const { em: a, c } = await persisted(stateFile);
+    const reveal = `/projects/${a.projectId}/branches/${a.branches.main}/roles/neondb_owner/reveal_password`;
+    const before = (await c.get(reveal)).body.password as string;
+    c.close();
+    await a.close();
+    expect(readFileSync(stateFile, "utf8")).not.toContain(before);
+    expect(JSON.parse(readFileSync(`${stateFile}.passwords`, "utf8"))).toEqual({
+      [a.branches.main]: { neondb_owner: before },
+      [a.branches.dev]: { neondb_owner: before },
+      [a.branches.staging]: { neondb_owner: before },
+    });
+    rmSync(`${stateFile}.passwords`);
+    const { em: b, c: c2 } = await persisted(stateFile);
+    const after = (await c2.get(reveal, { key: a.apiKey })).body.password as string;
+    expect(after).toMatch(/^[A-Za-z0-9]{12}$/);
+    expect(after).not.toBe(before);
+    c2.close();
+    await b.close();
+    // a file written before roles and databases were modelled
+    const older = JSON.parse(readFileSync(stateFile, "utf8"));
+    delete older.roles;
+    delete older.databases;
+    writeFileSync(stateFile, JSON.stringify(older));
+    const { em: d, c: c3 } = await persisted(stateFile);
+    const dbs = await c3.get(`/projects/${d.projectId}/branches/${d.branches.dev}/databases`, { key: a.apiKey });
+    expect(dbs.body.databases.map((x: { name: string; owner_name: string }) => [x.name, x.owner_name])).toEqual([
+      ["neondb", "neondb_owner"],
+    ]);
+    c3.close();
+    await d.close();
   });
 
   it("saves after a mutation without waiting for close", async () => {

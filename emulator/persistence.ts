@@ -1,6 +1,6 @@
 import { promises as fsp, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Snapshot } from "./store";
+import type { RolePasswords, Snapshot } from "./store";
 
 /**
  * The state file: written to a temporary file, fsynced, then renamed over the old one, so a crash or a
@@ -44,6 +44,19 @@ export function readState(file: string): Snapshot | undefined {
   return JSON.parse(text) as Snapshot;
 }
 
+/** The state file's companion holding the role passwords (mode 0600), so that the state file itself holds no secret. */
+export const passwordFileOf = (stateFile: string): string => `${stateFile}.passwords`;
+
+/** The role passwords kept beside a state file; none when the companion does not exist (then roles get new ones). */
+export function readPasswords(stateFile: string): RolePasswords {
+  try {
+    return JSON.parse(readFileSync(passwordFileOf(stateFile), "utf8")) as RolePasswords;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw err;
+  }
+}
+
 /**
  * Saves after mutations, debounced (one write per burst), one write at a time; `flush()` writes whatever is
  * pending, for close and SIGTERM, so nothing acknowledged to a client is lost on an orderly stop.
@@ -53,10 +66,15 @@ export class Saver {
   private chain: Promise<void> = Promise.resolve();
   private lastError: unknown;
 
+  /**
+   * `serialize` gives the state file's text, or undefined when nothing changed; `companion`, the text of the role
+   * password file, written (first) whenever the state file is.
+   */
   constructor(
     private readonly file: string,
     private readonly serialize: () => string | undefined,
     private readonly debounceMs = 50,
+    private readonly companion?: () => string,
   ) {}
 
   schedule(): void {
@@ -81,6 +99,7 @@ export class Saver {
       const data = this.serialize();
       if (data === undefined) return;
       try {
+        if (this.companion) await writeAtomic(passwordFileOf(this.file), this.companion());
         await writeAtomic(this.file, data);
         this.lastError = undefined;
       } catch (err) {

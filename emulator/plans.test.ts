@@ -102,7 +102,7 @@ describe("plans, sizes and protected branches", () => {
     await em.close();
     ({ em, c } = await boot({ stateFile })); // the flag survives a restart
     const branches = (await c.get(`/projects/${pid}/branches`)).body.branches as Body[];
-    expect(branches.filter((b) => b.protected).map((b) => b.name)).toEqual(["main", "guarded"]);
+    expect(branches.filter((b) => b.protected).map((b) => b.name)).toEqual(["guarded", "main"]); // updated_at, desc
     expect((await c.del(`/projects/${pid}/endpoints/${ep.id}`)).status).toBe(422);
   });
 

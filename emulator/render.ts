@@ -1,5 +1,5 @@
 import { regionHosts } from "./ids";
-import type { Account, Branch, EndpointRecord, KeyRecord, Project } from "./types";
+import type { Account, Branch, DatabaseRecord, EndpointRecord, KeyRecord, Project, RoleRecord } from "./types";
 
 /** API shapes of the records (openapi-subset.yaml), built in one place so every route answers the same shape. */
 
@@ -14,7 +14,7 @@ export function renderEndpoint(e: EndpointRecord, pooler = false): Record<string
   const { proxyHost } = regionHosts(e.regionId);
   const c = e.config;
   const out: Record<string, unknown> = {
-    host: `${e.id}.${proxyHost}`,
+    host: hostOf(e),
     id: e.id,
     project_id: e.projectId,
     branch_id: e.branchId,
@@ -40,6 +40,25 @@ export function renderEndpoint(e: EndpointRecord, pooler = false): Record<string
   if (e.startedAt !== undefined) out.started_at = iso(e.startedAt);
   if (e.suspendedAt !== undefined) out.suspended_at = iso(e.suspendedAt);
   return out;
+}
+
+/** A compute's host: `<id>.<region>.<platform>.neon.tech`. */
+export function hostOf(e: EndpointRecord): string {
+  return `${e.id}.${regionHosts(e.regionId).proxyHost}`;
+}
+
+/** Its pooled host: "the pooled host inserts `-pooler` after the compute id" (api.md "Ids"). */
+export function poolerHostOf(e: EndpointRecord): string {
+  return `${e.id}-pooler.${regionHosts(e.regionId).proxyHost}`;
+}
+
+/**
+ * A Postgres connection URI (Neon docs, Connect: `postgresql://alex:AbC123dEf@ep-cool-darkness-a1b2c3d4.us-east-2.aws.neon.tech/dbname?sslmode=require&channel_binding=require`),
+ * each part percent-encoded.
+ */
+export function connectionUri(role: string, password: string, host: string, database: string): string {
+  const enc = encodeURIComponent;
+  return `postgresql://${enc(role)}:${enc(password)}@${host}/${enc(database)}?sslmode=require&channel_binding=require`;
 }
 
 /** A project as the project list shows it (`ProjectListItem`). */
@@ -72,15 +91,39 @@ export function renderProject(p: Project): Record<string, unknown> {
   };
 }
 
-/** A branch like the real service's `Branch` (enough for clients that create and list branches). */
-export function renderBranch(b: Branch): Record<string, unknown> {
-  return {
+/**
+ * Its `current_state` (OpenAPI `BranchState`) at `now`, with `pending_state` while it moves and since when: `init`
+ * while being created (Neon docs, Manage branches: a create answers `"current_state": "init", "pending_state":
+ * "ready"`), `resetting` while a restore builds its new state, else `ready`.
+ */
+function branchState(b: Branch, now: number, asCreated: boolean): { current: string; pending?: string; since: number } {
+  if (b.readyAt !== undefined && (asCreated || now < b.readyAt))
+    return { current: "init", pending: "ready", since: b.createdAt };
+  if (b.resettingUntil !== undefined && b.lastResetAt !== undefined && now < b.resettingUntil) {
+    return { current: "resetting", pending: "ready", since: b.lastResetAt };
+  }
+  const since = Math.max(b.readyAt ?? b.createdAt, b.resettingUntil ?? 0);
+  return { current: "ready", since: Math.min(since, now) };
+}
+
+/**
+ * A branch per the OpenAPI `Branch` schema: every required field, and the optional ones the emulator knows. Usage
+ * figures are 0 and `logical_size` 0 (the emulator holds no data); `creation_source` `console` as in the document's
+ * examples. `asCreated`: as the create's response shows it, `init` (like its operations, shown as created).
+ */
+export function renderBranch(b: Branch, now: number, asCreated = false): Record<string, unknown> {
+  const state = branchState(b, now, asCreated);
+  const out: Record<string, unknown> = {
     id: b.id,
     project_id: b.projectId,
     ...(b.parentId ? { parent_id: b.parentId } : {}),
+    ...(b.parentLsn ? { parent_lsn: b.parentLsn } : {}),
+    ...(b.parentTimestamp !== undefined ? { parent_timestamp: iso(b.parentTimestamp) } : {}),
     name: b.name,
-    current_state: "ready",
-    state_changed_at: iso(b.createdAt),
+    current_state: state.current,
+    ...(state.pending ? { pending_state: state.pending } : {}),
+    state_changed_at: iso(state.since),
+    logical_size: 0,
     creation_source: "console",
     primary: b.isDefault,
     default: b.isDefault,
@@ -92,6 +135,56 @@ export function renderBranch(b: Branch): Record<string, unknown> {
     data_transfer_bytes: 0,
     created_at: iso(b.createdAt),
     updated_at: iso(b.updatedAt),
+    init_source: b.initSource ?? "parent-data",
+  };
+  if (b.expiresAt !== undefined) out.expires_at = isoSeconds(b.expiresAt);
+  if (b.ttlSeconds !== undefined) out.ttl_interval_seconds = b.ttlSeconds;
+  if (b.lastResetAt !== undefined) out.last_reset_at = iso(b.lastResetAt);
+  return out;
+}
+
+/** RFC 3339 to the second, as `expires_at` is stored ("only second precision is stored"). */
+const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * A branch's annotation (OpenAPI `AnnotationData`: `object` `{type: "console/branch", id}` and `value`, as the
+ * document's examples show). A branch created without `annotation_value` has an empty `value` and no times
+ * (**guess**: `getProjectBranch` requires `annotation`, and the document shows none without a value).
+ */
+export function renderAnnotation(b: Branch): Record<string, unknown> {
+  const a = b.annotation;
+  return {
+    object: { type: "console/branch", id: b.id },
+    value: { ...(a?.value ?? {}) },
+    ...(a ? { created_at: iso(a.createdAt), updated_at: iso(a.updatedAt) } : {}),
+  };
+}
+
+/**
+ * A role (OpenAPI `Role`): `password` only where a response carries it (create, reset: the documented examples), never
+ * in a list or a get (their examples carry none). `protected` false: no role the API creates is a system role.
+ */
+export function renderRole(r: RoleRecord, withPassword = false): Record<string, unknown> {
+  return {
+    branch_id: r.branchId,
+    name: r.name,
+    ...(withPassword && r.password !== undefined ? { password: r.password } : {}),
+    protected: false,
+    authentication_method: r.noLogin ? "no_login" : "password",
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
+  };
+}
+
+/** A database (OpenAPI `Database`). */
+export function renderDatabase(d: DatabaseRecord): Record<string, unknown> {
+  return {
+    id: d.id,
+    branch_id: d.branchId,
+    name: d.name,
+    owner_name: d.ownerName,
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
   };
 }
 

@@ -11,10 +11,13 @@ import { Router, type AppState, type Match, type Reply } from "./router";
 import { adminRoutes } from "./routes/admin";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
+import { connectionUriRoutes } from "./routes/connection-uri";
+import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
 import { orgApiKeyRoutes } from "./routes/org-api-keys";
 import { projectRoutes } from "./routes/projects";
+import { roleRoutes } from "./routes/roles";
 import type { KeyRecord } from "./types";
 
 export interface RequestLogEntry {
@@ -44,6 +47,9 @@ const apiRouter = new Router().add([
   ...orgApiKeyRoutes,
   ...projectRoutes,
   ...branchRoutes,
+  ...roleRoutes,
+  ...databaseRoutes,
+  ...connectionUriRoutes,
   ...endpointRoutes,
   ...operationRoutes,
 ]);

@@ -1,14 +1,17 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { ApiError, notFound } from "./errors";
+import { newRolePassword } from "./ids";
 import type {
   Account,
   Branch,
+  DatabaseRecord,
   EndpointRecord,
   KeyRecord,
   OperationRecord,
   Organization,
   OrgRole,
   Project,
+  RoleRecord,
 } from "./types";
 
 /** sha256 hex of a key secret: the only form in which a key is kept (in memory and in the state file). */
@@ -28,7 +31,19 @@ export interface Snapshot {
   endpoints: EndpointRecord[];
   operations: OperationRecord[];
   deletedEndpoints?: [string, string][]; // written by earlier versions; ignored (a delete of any absent id is 204)
+  roles?: RoleRecord[]; // without their passwords (see RolePasswords); absent in files written before roles were modelled
+  databases?: DatabaseRecord[];
+  nextDatabaseId?: number;
 }
+
+/**
+ * The role passwords, branch id → role name → password: the state file's `.passwords` companion (mode 0600), so that
+ * the state file itself holds no secret and can be shared.
+ */
+export type RolePasswords = Record<string, Record<string, string>>;
+
+/** The key of a branch's role or database in the store's maps (a name may hold any character but NUL). */
+const named = (branchId: string, name: string): string => `${branchId}\u0000${name}`;
 
 /**
  * The world: accounts, keys, projects, branches, computes and operations, with ownership checks in the
@@ -44,8 +59,11 @@ export class Store {
   readonly endpoints = new Map<string, EndpointRecord>();
   readonly operations = new Map<string, OperationRecord>();
   readonly opsByProject = new Map<string, OperationRecord[]>();
+  readonly roles = new Map<string, RoleRecord>();
+  readonly databases = new Map<string, DatabaseRecord>();
   seq = 0;
   nextKeyId = 100001;
+  nextDatabaseId = 1000001;
   /** Set by every mutation; the persistence layer saves and clears it. */
   dirty = false;
 
@@ -159,6 +177,73 @@ export class Store {
     this.dirty = true;
   }
 
+  /** A role of the branch, else 404 `role not found`. */
+  role(branchId: string, name: string): RoleRecord {
+    const r = this.roles.get(named(branchId, name));
+    if (!r) throw notFound("role");
+    return r;
+  }
+
+  findRole(branchId: string, name: string): RoleRecord | undefined {
+    return this.roles.get(named(branchId, name));
+  }
+
+  rolesOf(branchId: string): RoleRecord[] {
+    return [...this.roles.values()].filter((r) => r.branchId === branchId).sort((a, b) => a.seq - b.seq);
+  }
+
+  addRole(r: RoleRecord): void {
+    this.roles.set(named(r.branchId, r.name), r);
+    this.dirty = true;
+  }
+
+  removeRole(r: RoleRecord): void {
+    this.roles.delete(named(r.branchId, r.name));
+    this.dirty = true;
+  }
+
+  /** A database of the branch, else 404 `database not found`. */
+  database(branchId: string, name: string): DatabaseRecord {
+    const d = this.databases.get(named(branchId, name));
+    if (!d) throw notFound("database");
+    return d;
+  }
+
+  findDatabase(branchId: string, name: string): DatabaseRecord | undefined {
+    return this.databases.get(named(branchId, name));
+  }
+
+  databasesOf(branchId: string): DatabaseRecord[] {
+    return [...this.databases.values()].filter((d) => d.branchId === branchId).sort((a, b) => a.seq - b.seq);
+  }
+
+  addDatabase(d: DatabaseRecord): void {
+    this.databases.set(named(d.branchId, d.name), d);
+    this.dirty = true;
+  }
+
+  removeDatabase(d: DatabaseRecord): void {
+    this.databases.delete(named(d.branchId, d.name));
+    this.dirty = true;
+  }
+
+  /** Renames a database in place (its id and record stay). */
+  renameDatabase(d: DatabaseRecord, name: string): void {
+    this.databases.delete(named(d.branchId, d.name));
+    d.name = name;
+    this.databases.set(named(d.branchId, d.name), d);
+    this.dirty = true;
+  }
+
+  /** Removes a branch with everything on it: its computes, roles and databases. */
+  removeBranch(id: string): void {
+    for (const e of [...this.endpoints.values()]) if (e.branchId === id) this.endpoints.delete(e.id);
+    for (const r of this.rolesOf(id)) this.removeRole(r);
+    for (const d of this.databasesOf(id)) this.removeDatabase(d);
+    this.branches.delete(id);
+    this.dirty = true;
+  }
+
   addEndpoint(e: EndpointRecord): void {
     this.endpoints.set(e.id, e);
     this.dirty = true;
@@ -190,10 +275,24 @@ export class Store {
       branches: [...this.branches.values()],
       endpoints: [...this.endpoints.values()],
       operations: [...this.operations.values()],
+      roles: [...this.roles.values()].map(({ password: _secret, ...r }) => r),
+      databases: [...this.databases.values()],
+      nextDatabaseId: this.nextDatabaseId,
     };
   }
 
-  static restore(s: Snapshot): Store {
+  /** The role passwords, for the state file's `.passwords` companion. */
+  passwords(): RolePasswords {
+    const out: RolePasswords = {};
+    for (const r of this.roles.values()) if (r.password !== undefined) (out[r.branchId] ??= {})[r.name] = r.password;
+    return out;
+  }
+
+  /**
+   * The world of a state file. `passwords`: its `.passwords` companion; a login role whose password it lacks (the
+   * companion deleted, say) gets `newPassword()`.
+   */
+  static restore(s: Snapshot, passwords: RolePasswords = {}): Store {
     if (s.version !== 1) throw new Error(`unsupported state file version ${String(s.version)}`);
     const st = new Store();
     st.seq = s.seq;
@@ -205,7 +304,15 @@ export class Store {
     for (const b of s.branches) st.branches.set(b.id, b);
     for (const e of s.endpoints) st.endpoints.set(e.id, e);
     for (const o of [...s.operations].sort((a, b) => a.seq - b.seq)) st.addOperation(o);
-    st.dirty = false;
+    let regenerated = false;
+    for (const r of s.roles ?? []) {
+      const kept = passwords[r.branchId]?.[r.name];
+      regenerated ||= !r.noLogin && kept === undefined;
+      st.addRole(r.noLogin ? r : { ...r, password: kept ?? newRolePassword() });
+    }
+    for (const d of s.databases ?? []) st.addDatabase(d);
+    st.nextDatabaseId = s.nextDatabaseId ?? st.nextDatabaseId;
+    st.dirty = regenerated; // a new password is saved at the next write
     return st;
   }
 }

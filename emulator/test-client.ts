@@ -107,19 +107,21 @@ export interface TestWorld {
 
 /**
  * For suites whose tests each start their emulator with their own options (a behaviour switched, a plan, a state
- * file): `boot(options)` starts one (manual clock, no rate limit, `defaults`, then `options`); the latest one a
- * test started is closed after it.
+ * file): `boot(options)` starts one (manual clock, no rate limit, `defaults`, then `options`); every one a test
+ * started is closed after it.
  */
 export function emulatorPerTest(defaults: EmulatorOptions = {}): (options?: EmulatorOptions) => Promise<TestWorld> {
-  let open: TestWorld | undefined;
+  const open: TestWorld[] = [];
   afterEach(async () => {
-    open?.c.close();
-    await open?.em.close();
-    open = undefined;
+    for (const w of open.splice(0)) {
+      w.c.close();
+      await w.em.close();
+    }
   });
   return async (options = {}) => {
     const em = await startEmulator({ manualClock: true, rateLimit: false, ...defaults, ...options });
-    open = { em, c: new TestClient(em.baseUrl, em.apiKey), pid: em.projectId };
-    return open;
+    const world = { em, c: new TestClient(em.baseUrl, em.apiKey), pid: em.projectId };
+    open.push(world);
+    return world;
   };
 }

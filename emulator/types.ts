@@ -54,8 +54,53 @@ export interface Branch {
   name: string;
   parentId?: string;
   isDefault: boolean;
-  protected?: boolean; // its computes cannot be deleted
-  readyAt?: number; // created through the API: compute creates answer 422 until then
+  protected?: boolean; // neither it nor its computes can be deleted; it cannot be reset or expire
+  readyAt?: number; // created through the API: `init`, and compute creates answer 422, until then
+  createdAt: number;
+  updatedAt: number;
+  seq: number;
+  parentLsn?: string; // the branching point on the parent (a synthetic LSN unless the request named one)
+  parentTimestamp?: number; // the point in time on the parent, when the create or restore named one
+  initSource?: InitSource; // absent: parent-data
+  expiresAt?: number; // deleted when the clock passes it (Lifecycle.settleProject)
+  ttlSeconds?: number; // expires_at − the time it was set (`ttl_interval_seconds`)
+  annotation?: Annotation; // `annotation_value` of the create
+  lastResetAt?: number; // the last restore
+  resettingUntil?: number; // `resetting` until the restore's create_timeline operation ends
+}
+
+/** `init_source` of a branch (OpenAPI `BranchCreateRequest`): with the parent's data, or only its schema. */
+export type InitSource = "parent-data" | "schema-only";
+
+/** A branch's annotation (OpenAPI `AnnotationData`): a map of strings, with its times. */
+export interface Annotation {
+  value: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * A Postgres role of a branch (OpenAPI `Role`). `password` is absent for a role that cannot log in (`no_login`); it is
+ * kept in memory and, with a state file, in its `.passwords` companion, never in the state file itself.
+ */
+export interface RoleRecord {
+  projectId: string;
+  branchId: string;
+  name: string;
+  noLogin?: boolean;
+  password?: string;
+  createdAt: number;
+  updatedAt: number;
+  seq: number;
+}
+
+/** A database of a branch (OpenAPI `Database`): an integer id, its name and its owner role's name. */
+export interface DatabaseRecord {
+  id: number;
+  projectId: string;
+  branchId: string;
+  name: string;
+  ownerName: string;
   createdAt: number;
   updatedAt: number;
   seq: number;
@@ -152,6 +197,18 @@ export interface FixtureBranch {
   name: string;
   protected?: boolean;
   endpoints?: FixtureEndpoint[];
+  /** Default: the first branch gets a new project's `neondb_owner` and `neondb`, the others copies of the first's. */
+  roles?: FixtureRole[];
+  databases?: FixtureDatabase[];
+}
+export interface FixtureRole {
+  name: string;
+  password?: string; // default: generated
+  no_login?: boolean;
+}
+export interface FixtureDatabase {
+  name: string;
+  owner_name: string;
 }
 export interface FixtureEndpoint extends Partial<EndpointConfig> {
   id?: string;

@@ -1,7 +1,8 @@
+import { seedOlderWorld } from "./branching";
 import { createClock, type Clock } from "./clock";
 import { DEFAULT_PROJECT, loadFixture, seedAccount, seedProject, type Seeded } from "./fixture";
 import { newApiKeySecret, newOrgId } from "./ids";
-import { readState } from "./persistence";
+import { readPasswords, readState } from "./persistence";
 import { Store } from "./store";
 import type { Fixture, OrgRole, Plan } from "./types";
 
@@ -35,9 +36,10 @@ export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; 
     if (options.organization !== undefined) moveIntoOrganization(store, seeded, options.organization, now);
     return { store, clock, seeded };
   }
-  const store = Store.restore(saved);
+  const store = Store.restore(saved, readPasswords(options.stateFile as string));
   const startAt = options.manualClock ? saved.clockNow : Math.max(saved.clockNow, Date.now());
   const clock = createClock({ manual: options.manualClock, timeScale: options.timeScale, startAt });
+  if (saved.roles === undefined) seedOlderWorld(store, clock.now());
   return { store, clock, seeded: consoleOf(store, clock.now(), options.apiKey) };
 }
 

@@ -7,13 +7,23 @@ import { renderOperation } from "../operations";
 import { settleConfig } from "../plans";
 import { renderEndpoint } from "../render";
 import type { Reply, RequestContext, Route } from "../router";
-import type { Branch, EndpointRecord, OperationRecord } from "../types";
+import type { Branch, EndpointRecord, OperationRecord, Project } from "../types";
 import { applySizes, parseEndpointCreate, parseEndpointUpdate } from "../validation";
 
 const RW_EXISTS = "read_write endpoint already exists";
 
 /** The real message of a compute create on a branch that was just created (api.md, "Transient errors"). */
 export const BRANCH_NOT_READY = "branch not ready yet";
+
+/**
+ * The path's project, settled first (Lifecycle.settleProject), so that a compute of an expired branch is gone before
+ * a route looks it up.
+ */
+function settled(ctx: RequestContext): Project {
+  const project = projectFor(ctx.state.store, ctx.key, ctx.params.project_id);
+  ctx.state.lifecycle.settleProject(project.id, ctx.now);
+  return project;
+}
 
 /** Settles the project, then 423 if an operation is unfinished: the gate of every compute mutation. */
 function gate(ctx: RequestContext, projectId: string): void {
@@ -43,7 +53,7 @@ function withOps(ctx: RequestContext, status: number, e: EndpointRecord, ops: Op
 
 function create(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
-  const project = projectFor(store, ctx.key, ctx.params.project_id);
+  const project = settled(ctx);
   const input = parseEndpointCreate(ctx.body, project.regionId, poolerRule(behaviours));
   const sized = applySizes({ ...defaultConfig(), ...input.config }, input.config, { min: 0.25, max: 0.25 }, "endpoint");
   const config = settleConfig(ctx.account.plan, sized, "endpoint");
@@ -70,7 +80,7 @@ function create(ctx: RequestContext): Reply {
 
 function update(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
-  const project = projectFor(store, ctx.key, ctx.params.project_id);
+  const project = settled(ctx);
   const e = store.endpoint(project.id, ctx.params.endpoint_id);
   const input = parseEndpointUpdate(ctx.body, { type: e.type, regionId: e.regionId }, poolerRule(behaviours));
   const current = { min: e.config.autoscaling_limit_min_cu, max: e.config.autoscaling_limit_max_cu };
@@ -105,7 +115,7 @@ function branchAfter(requested: string | undefined, current: string, rule: Branc
  */
 function remove(ctx: RequestContext): Reply {
   const { store, lifecycle, behaviours } = ctx.state;
-  const project = projectFor(store, ctx.key, ctx.params.project_id);
+  const project = settled(ctx);
   const found = store.endpoints.get(ctx.params.endpoint_id);
   if (found?.projectId !== project.id) return { status: 204, body: undefined };
   const e = found;
@@ -132,7 +142,7 @@ type Step = "restart" | "start" | "suspend";
 const step =
   (which: Step) =>
   (ctx: RequestContext): Reply => {
-    const project = projectFor(ctx.state.store, ctx.key, ctx.params.project_id);
+    const project = settled(ctx);
     const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
     gate(ctx, project.id);
     if (which !== "suspend" && e.config.disabled) throw disabledRefusal(e.id, which);
@@ -158,19 +168,16 @@ function disabledRefusal(id: string, which: Step): ApiError {
 }
 
 function list(ctx: RequestContext, branchId?: string): Reply {
-  const { store, lifecycle } = ctx.state;
-  const project = projectFor(store, ctx.key, ctx.params.project_id);
+  const { store } = ctx.state;
+  const project = settled(ctx);
   if (branchId !== undefined) store.branch(project.id, branchId);
-  lifecycle.settleProject(project.id, ctx.now);
   const endpoints = store.endpointsOf(project.id, branchId).sort((a, b) => a.seq - b.seq);
   return { status: 200, body: { endpoints: endpoints.map((e) => render(ctx, e)) } };
 }
 
 function get(ctx: RequestContext): Reply {
-  const { store, lifecycle } = ctx.state;
-  const project = projectFor(store, ctx.key, ctx.params.project_id);
-  const e = store.endpoint(project.id, ctx.params.endpoint_id);
-  lifecycle.settleProject(project.id, ctx.now);
+  const project = settled(ctx);
+  const e = ctx.state.store.endpoint(project.id, ctx.params.endpoint_id);
   return { status: 200, body: { endpoint: render(ctx, e) } };
 }
 

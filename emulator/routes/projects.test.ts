@@ -119,7 +119,7 @@ describe("projects and branches routes", () => {
     });
     expect(res.body.operations.map((o: Body) => o.action)).toEqual(["create_branch", "start_compute"]);
     const list = (await c.get("/projects/proj-04/branches")).body.branches.map((b: Body) => b.name);
-    expect(list).toEqual(["main", "feature"]);
+    expect(list).toEqual(["feature", "main"]); // newest update first: listProjectBranches sorts by updated_at, desc
     const one = await c.get(`/projects/proj-04/branches/${res.body.branch.id}`);
     expect(one.body.branch.name).toBe("feature");
   });
