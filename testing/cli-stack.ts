@@ -6,6 +6,9 @@
  *
  * `up`, `refresh` and `destroy` run a preview first and then the command with `--skip-preview`, as the CLI's
  * `pulumi up` does in one process; the preview's steps are in `result.preview`, as with `LocalStack`.
+ *
+ * `new LocalStack({ engine: "cli" })` (or `"auto"` where a CLI is installed) drives one of these with `LocalStack`'s
+ * synchronous API: after each command it keeps the state (`state()`) and the export (`exportState()`) read here.
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
@@ -18,16 +21,17 @@ import { Diagnostic } from "./diagnostics";
 import { Program } from "./program";
 import type { Command, CommandOptions, CommandResult, LocalStackOptions } from "./stack";
 import { inputDiff } from "./diff";
+import { emptySnapshot, PendingOperation, ResourceState, Snapshot } from "./state";
 import { StepOp, StepRecord } from "./steps";
-import { nameOf, typeOf } from "./urn";
-import { SIG_KEY, UNKNOWN } from "./values";
+import { nameOf, ROOT_STACK_TYPE, typeOf } from "./urn";
+import { isObject, isSecret, Props, SECRET_SIG, SIG_KEY, UNKNOWN, Value } from "./values";
 
 const execFileAsync = promisify(execFile);
 
 /** A file backend's secrets are encrypted with this passphrase (a test's state holds no real credentials). */
 export const CLI_TEST_PASSPHRASE = "pulumi-neon-dynamic-tests";
 
-export interface CliStackOptions extends LocalStackOptions {
+export interface CliStackOptions extends Omit<LocalStackOptions, "engine" | "cliRoot"> {
   /** The CLI's install root: `<root>/bin/pulumi` runs, with the plugins beside it. */
   cliRoot: string;
   /** Where the backend, PULUMI_HOME and the workspace live; default: a new directory under the OS's temp dir. */
@@ -47,6 +51,11 @@ export class CliStack {
   private aborter?: AbortController;
   /** The engine's events of the last command (its preview's apart), as the Automation API gave them: for debugging. */
   lastEvents?: { preview?: automation.EngineEvent[]; events: automation.EngineEvent[] };
+  /**
+   * The state as the last `up`, `refresh` or `destroy` left it (`state()`, read after the command for its outputs);
+   * undefined before the first of them.
+   */
+  lastState?: Snapshot;
 
   constructor(private readonly options: CliStackOptions) {
     this.project = options.project ?? "project";
@@ -82,7 +91,10 @@ export class CliStack {
     return this.command("destroy", options);
   }
 
-  /** Cancels the running command as Ctrl-C does (SIGINT to the CLI). */
+  /**
+   * Cancels the running command as Ctrl-C does (SIGINT to the CLI): the engine lets the steps under way finish and
+   * saves them, starts no other, and the command resolves with `interrupted` set.
+   */
   async interrupt(): Promise<void> {
     this.aborter?.abort();
   }
@@ -121,10 +133,24 @@ export class CliStack {
     fs.rmSync(file, { force: true });
   }
 
-  /** `pulumi stack output` (`--show-secrets` with showSecrets). */
+  /**
+   * `pulumi stack output` (`--show-secrets` with showSecrets): the root stack's outputs in the state, a secret (at any
+   * depth) as "[secret]", as `LocalStack.outputs()` shows them.
+   */
   async outputs(options: { showSecrets?: boolean } = {}): Promise<Record<string, unknown>> {
+    return stackOutputs(await this.state(), options.showSecrets ?? false);
+  }
+
+  /**
+   * The state as `LocalStack.state` has it (testing/state.ts `Snapshot`), read by `pulumi stack export --show-secrets`:
+   * each resource with the fields the local engine keeps (the CLI's others, such as `created` or `sourcePosition`,
+   * left out, and the ones it omits when empty filled in), every secret as the local engine wraps it, and the pending
+   * operations.
+   */
+  async state(): Promise<Snapshot> {
     const stack = await this.automationStack();
-    return present(await stack.outputs(), options.showSecrets ?? false);
+    // The Automation API's exportStack() is `pulumi stack export --show-secrets`: secrets come as plaintext.
+    return snapshotOf((await stack.exportStack()).deployment as ExportedDeployment | undefined);
   }
 
   /** The URN of the resource named `name` in state (the one `--replace` wants). */
@@ -202,7 +228,7 @@ export class CliStack {
     if (command !== "preview" && !options.skipPreview) {
       preview = await this.run(stack, command, true, options);
       this.lastEvents = { events: preview.events };
-      if (preview.error) return this.result(command, preview, undefined, log, mark);
+      if (preview.error || preview.interrupted) return this.result(command, preview, undefined, log, mark);
     }
     const last =
       command === "preview"
@@ -215,9 +241,17 @@ export class CliStack {
   private async run(stack: automation.Stack, command: Command, dryRun: boolean, options: CommandOptions): Promise<Run> {
     const events: Events = [];
     const output: string[] = [];
-    this.aborter = new AbortController();
+    const aborter = new AbortController();
+    this.aborter = aborter;
+    const onStep = this.options.onStep;
     const common = {
-      onEvent: (event: automation.EngineEvent) => events.push(event),
+      onEvent: (event: automation.EngineEvent) => {
+        events.push(event);
+        // Progress, as the local engine reports it: each step as its event arrives.
+        if (onStep)
+          for (const step of stepsOf([event], dryRun, command === "refresh"))
+            onStep(step, { command, preview: dryRun });
+      },
       onOutput: (text: string) => output.push(text),
       signal: this.aborter.signal,
       ...(this.options.parallel ? { parallel: this.options.parallel } : {}),
@@ -234,10 +268,13 @@ export class CliStack {
         else await stack.refresh(common);
       } else if (dryRun) await stack.previewDestroy({ ...common, runProgram: options.runProgram });
       else await stack.destroy({ ...common, runProgram: options.runProgram });
-      return { dryRun, events, output: output.join("") };
+      return { dryRun, events, output: output.join(""), interrupted: aborter.signal.aborted };
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      return { dryRun, events, output: output.join(""), error: failure };
+      // Interrupted (SIGINT): the CLI fails with "update canceled"; the result says `interrupted`, as the local
+      // engine's does, without that error.
+      if (aborter.signal.aborted) return { dryRun, events, output: output.join(""), interrupted: true };
+      return { dryRun, events, output: output.join(""), error: failure, interrupted: false };
     } finally {
       this.aborter = undefined;
     }
@@ -251,15 +288,18 @@ export class CliStack {
     mark: number,
   ): Promise<CommandResult> {
     const diagnostics = diagnosticsOf(last.events);
+    // The state after the command: its outputs are the result's (a preview's are what the program registered).
+    if (command !== "preview") this.lastState = await this.state();
     return {
       command,
       // An `up` whose preview failed ends with that preview: its steps are read as a preview's.
       steps: stepsOf(last.events, last.dryRun, command === "refresh"),
       diagnostics,
       warnings: diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
-      outputs: command === "preview" ? previewOutputs(last.events) : await this.outputs(),
+      outputs:
+        command === "preview" ? previewOutputs(last.events) : stackOutputs(this.lastState ?? emptySnapshot(), false),
       ...(last.error ? { error: last.error } : {}),
-      interrupted: false,
+      interrupted: last.interrupted,
       ...(preview
         ? {
             preview: {
@@ -279,6 +319,8 @@ interface Run {
   events: Events;
   output: string;
   error?: Error;
+  /** Cancelled by `interrupt()`. */
+  interrupted: boolean;
 }
 
 function configValue(value: ConfigInput): automation.ConfigValue {
@@ -378,9 +420,94 @@ function shown(value: unknown): unknown {
   return value;
 }
 
-/** Output values as `pulumi stack output` shows them. */
-function present(outputs: automation.OutputMap, showSecrets: boolean): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(outputs).map(([key, { value, secret }]) => [key, secret && !showSecrets ? "[secret]" : value]),
-  );
+/** The root stack's outputs in a state, as `pulumi stack output` shows them (a secret as "[secret]"). */
+function stackOutputs(state: Snapshot, showSecrets: boolean): Record<string, unknown> {
+  const show = (value: Value): unknown => {
+    if (isSecret(value)) return showSecrets ? show(value.value) : "[secret]";
+    if (Array.isArray(value)) return value.map(show);
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, show(v)]));
+    return value;
+  };
+  const root = state.resources.find((resource) => resource.type === ROOT_STACK_TYPE);
+  return show(root?.outputs ?? {}) as Record<string, unknown>;
+}
+
+/** A resource of `pulumi stack export` (apitype.ResourceV3: fields empty or false are left out). */
+interface ExportedResource {
+  urn: string;
+  type: string;
+  custom?: boolean;
+  id?: string;
+  inputs?: Props;
+  outputs?: Props;
+  parent?: string;
+  provider?: string;
+  dependencies?: string[];
+  propertyDependencies?: Record<string, string[]>;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  additionalSecretOutputs?: string[];
+  ignoreChanges?: string[];
+  replaceOnChanges?: string[];
+  replacementTrigger?: Value;
+  initErrors?: string[];
+  pendingReplacement?: boolean;
+  delete?: boolean;
+}
+
+/** `pulumi stack export`'s deployment (apitype.DeploymentV3), the parts a `Snapshot` holds. */
+interface ExportedDeployment {
+  resources?: ExportedResource[];
+  pending_operations?: { resource: ExportedResource; type: string }[];
+}
+
+/** A deployment exported with `--show-secrets`, as the local engine's `Snapshot`. */
+export function snapshotOf(deployment: ExportedDeployment | undefined): Snapshot {
+  return {
+    resources: (deployment?.resources ?? []).map(resourceStateOf),
+    pendingOperations: (deployment?.pending_operations ?? []).map((operation): PendingOperation => ({
+      type: operation.type as PendingOperation["type"],
+      resource: resourceStateOf(operation.resource),
+    })),
+  };
+}
+
+function resourceStateOf(exported: ExportedResource): ResourceState {
+  return {
+    urn: exported.urn,
+    type: exported.type,
+    custom: exported.custom ?? false,
+    id: exported.id ?? "",
+    inputs: wrapSecrets(exported.inputs ?? {}) as Props,
+    outputs: wrapSecrets(exported.outputs ?? {}) as Props,
+    ...(exported.parent ? { parent: exported.parent } : {}),
+    ...(exported.provider ? { provider: exported.provider } : {}),
+    dependencies: exported.dependencies ?? [],
+    propertyDependencies: exported.propertyDependencies ?? {},
+    protect: exported.protect ?? false,
+    retainOnDelete: exported.retainOnDelete ?? false,
+    additionalSecretOutputs: exported.additionalSecretOutputs ?? [],
+    ignoreChanges: exported.ignoreChanges ?? [],
+    replaceOnChanges: exported.replaceOnChanges ?? [],
+    ...(exported.replacementTrigger !== undefined
+      ? { replacementTrigger: wrapSecrets(exported.replacementTrigger) }
+      : {}),
+    ...(exported.initErrors && exported.initErrors.length > 0 ? { initErrors: exported.initErrors } : {}),
+    ...(exported.pendingReplacement ? { pendingReplacement: true } : {}),
+    ...(exported.delete ? { delete: true } : {}),
+  };
+}
+
+/**
+ * The CLI's secrets, shown (`{ <sig>: <secret sig>, plaintext: "<the value's JSON>" }`: pkg/resource/stack/
+ * deployment.go DeserializePropertyValue), as the local engine wraps them (`{ <sig>: <secret sig>, value }`:
+ * values.ts).
+ */
+function wrapSecrets(value: Value): Value {
+  if (isObject(value) && value[SIG_KEY] === SECRET_SIG && typeof value.plaintext === "string") {
+    return { [SIG_KEY]: SECRET_SIG, value: wrapSecrets(JSON.parse(value.plaintext) as Value) };
+  }
+  if (Array.isArray(value)) return value.map(wrapSecrets);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrapSecrets(v)]));
+  return value;
 }

@@ -3,7 +3,14 @@
  * `refresh` and `destroy`, each a new deployment in new plugin processes (pulumi/pulumi `pkg/engine/deployment.go`;
  * the CLI's `up` and `refresh` run a preview deployment before the real one unless told to skip it), over one state
  * kept between commands as a backend keeps the checkpoint.
+ *
+ * The same stack runs on the real Pulumi CLI instead with `engine: "cli"` (or `"auto"`, the CLI where one is
+ * installed): every command goes to a `CliStack` (cli-stack.ts: the Automation API, an inline program, a file
+ * backend), and after each command the state, its export and the outputs are read back, so that `state`,
+ * `exportState()`, `outputs()` and `urnOf()` answer synchronously, as on the model.
  */
+import { CliStack } from "./cli-stack";
+import { findPulumiCli } from "./cli";
 import { Diagnostic } from "./diagnostics";
 import { Deployment, DeploymentResult } from "./deployment";
 import { ConfigInput, StackConfig } from "./config";
@@ -33,7 +40,25 @@ export interface LocalStackOptions {
   requestLog?: { requests: readonly unknown[] };
   /** Progress: called as each step of each deployment finishes (`preview` tells the preview's from the update's). */
   onStep?: (step: StepRecord, deployment: { command: Command; preview: boolean }) => void;
+  /**
+   * What runs the commands: `"model"`, the local model of the engine (seconds per command, no CLI needed); `"cli"`,
+   * the real Pulumi CLI through the Automation API (fails when none is installed); `"auto"`, the CLI when
+   * `findPulumiCli()` finds one, else the model. Default: `PULUMI_NEON_TESTING_ENGINE` (model, cli or auto) when
+   * set, else `"model"`. `stack.engine` says which one runs.
+   */
+  engine?: EngineChoice;
+  /** The CLI's install root (`<root>/bin/pulumi`) for the `"cli"` and `"auto"` engines. Default: `findPulumiCli()`. */
+  cliRoot?: string;
 }
+
+/** The engine a `LocalStack` runs on: the model of the Pulumi engine, or the real Pulumi CLI. */
+export type Engine = "model" | "cli";
+
+/** `LocalStackOptions.engine`: an engine, or `"auto"` (the CLI when one is installed, else the model). */
+export type EngineChoice = Engine | "auto";
+
+/** The environment variable that chooses the engine of a `LocalStack` created without `engine`. */
+export const ENGINE_VARIABLE = "PULUMI_NEON_TESTING_ENGINE";
 
 export interface CommandOptions {
   /** `pulumi up --replace <urn>`: URNs, or names of resources in state. */
@@ -71,52 +96,93 @@ export interface CommandResult {
 export class LocalStack {
   readonly project: string;
   readonly stack: string;
+  /** The engine the commands run on: `"model"` or `"cli"` (what `"auto"` chose). */
+  readonly engine: Engine;
   program: Program;
   config: StackConfig;
   private snapshot: Snapshot = emptySnapshot();
   private readonly secrets = new SecretsManager();
   private running?: Deployment;
+  /** The CLI engine's stack, and its export after the last command (`exportState()`). */
+  private readonly cli?: CliStack;
+  private exported?: string;
 
   constructor(private readonly options: LocalStackOptions) {
     this.project = options.project ?? "project";
     this.stack = options.stack ?? "dev";
     this.program = options.program;
     this.config = new StackConfig(this.project, options.config);
+    const { engine, cliRoot } = chooseEngine(options.engine, () => options.cliRoot ?? findPulumiCli());
+    this.engine = engine;
+    if (cliRoot) {
+      this.cli = new CliStack({
+        ...options,
+        // Reassigning `program` between commands reaches the CLI's inline program.
+        program: () => this.program(),
+        project: this.project,
+        stack: this.stack,
+        cliRoot,
+      });
+    }
   }
 
   /** `pulumi config set` / `rm` (undefined removes). */
   setConfig(changes: Record<string, ConfigInput | undefined>): void {
     this.config = this.config.with(changes);
+    this.cli?.setConfig(changes);
   }
 
   preview(options: CommandOptions = {}): Promise<CommandResult> {
+    if (this.cli) return this.onCli("preview", options);
     return this.command("preview", async () => ({ last: await this.deploy("preview", "update", true, options) }));
   }
 
   up(options: CommandOptions = {}): Promise<CommandResult> {
+    if (this.cli) return this.onCli("up", options);
     return this.withPreview("up", "update", options);
   }
 
   refresh(options: CommandOptions = {}): Promise<CommandResult> {
+    if (this.cli) return this.onCli("refresh", options);
     return this.withPreview("refresh", "refresh", options);
   }
 
   destroy(options: CommandOptions = {}): Promise<CommandResult> {
+    if (this.cli) return this.onCli("destroy", options);
     return this.withPreview("destroy", "destroy", options);
   }
 
-  /** Kills the running command as an interrupted CLI: its plugin dies, the state keeps its pending operations. */
+  /**
+   * Interrupts the running command. The model kills it as an interrupted CLI: its plugin dies, the state keeps its
+   * pending operations. The CLI engine sends the CLI SIGINT (Ctrl-C): the steps under way finish and are saved.
+   */
   async interrupt(): Promise<void> {
+    if (this.cli) return this.cli.interrupt();
     await this.running?.interrupt();
   }
 
-  /** The state (a copy): resources, pending operations. */
+  /**
+   * Releases what the stack holds: on the CLI engine, the CLI's stack and its directory (backend, PULUMI_HOME,
+   * workspace); on the model, nothing (the state is in memory). Call it when done (after `destroy()`).
+   */
+  async dispose(): Promise<void> {
+    await this.cli?.dispose();
+  }
+
+  /**
+   * The state (a copy): resources, pending operations. On the CLI engine, `pulumi stack export --show-secrets` as
+   * the last command left it, in the same form (secrets wrapped as the model wraps them).
+   */
   get state(): Snapshot {
     return structuredClone(this.snapshot);
   }
 
-  /** The state as a backend writes it, every secret encrypted. */
+  /**
+   * The state as a backend writes it, every secret encrypted: the model's own serialization, or on the CLI engine
+   * `pulumi stack export` after the last command (the CLI's deployment format; `{}` before the first command).
+   */
   exportState(): string {
+    if (this.cli) return this.exported ?? "{}";
     return this.secrets.serialize(this.snapshot);
   }
 
@@ -139,6 +205,27 @@ export class LocalStack {
     if (target.startsWith("urn:")) return target;
     const matches = this.snapshot.resources.filter((state) => nameOf(state.urn) === target && !state.delete);
     return matches.length === 1 ? matches[0].urn : target;
+  }
+
+  /**
+   * A command on the CLI engine, then the state, the export and the outputs it left read back, so that `state`,
+   * `exportState()`, `outputs()` and `urnOf()` answer synchronously. A preview changes no state: after the first
+   * command only `up`, `refresh` and `destroy` read it again.
+   */
+  private async onCli(command: Command, options: CommandOptions): Promise<CommandResult> {
+    const cli = this.cli as CliStack;
+    // `--replace` targets by name resolve from the state as on the model (a name not in state is passed as given).
+    const replace = options.replace?.map((target) => this.targetUrn(target));
+    const result = await cli[command]({ ...options, ...(replace ? { replace } : {}) });
+    if (command !== "preview" || this.exported === undefined) {
+      const [state, exported] = await Promise.all([
+        command === "preview" || !cli.lastState ? cli.state() : cli.lastState,
+        cli.exportState(),
+      ]);
+      this.snapshot = state;
+      this.exported = exported;
+    }
+    return result;
   }
 
   private async withPreview(command: Command, kind: "update" | "refresh" | "destroy", options: CommandOptions) {
@@ -209,6 +296,41 @@ export class LocalStack {
       requests: log ? log.slice(mark) : [],
     };
   }
+}
+
+/**
+ * The engine `options.engine` (else PULUMI_NEON_TESTING_ENGINE, else "model") names: "auto" is the CLI when there is
+ * one. Throws, saying how to get a CLI, when "cli" is asked for and none is found, and on an unknown name.
+ */
+function chooseEngine(
+  requested: EngineChoice | undefined,
+  findCli: () => string | undefined,
+): { engine: Engine; cliRoot?: string } {
+  const variable = process.env[ENGINE_VARIABLE];
+  const choice = requested ?? (variable ? (variable as EngineChoice) : "model");
+  const source = requested ? "engine" : ENGINE_VARIABLE;
+  if (!["model", "cli", "auto"].includes(choice)) {
+    throw new Error(`LocalStack: ${source} is "${choice}"; it must be "model", "cli" or "auto"`);
+  }
+  if (choice === "model") return { engine: "model" };
+  const cliRoot = findCli();
+  if (cliRoot) return { engine: "cli", cliRoot };
+  if (choice === "auto") return { engine: "model" };
+  throw new Error(
+    `LocalStack: ${source} is "cli", but no Pulumi CLI was found (${whereLooked()}). In a clone of ` +
+      "pulumi-neon-dynamic, `npm run pulumi:install` builds one into .pulumi-cli; elsewhere, install it with " +
+      "Pulumi's installer (`curl -fsSL https://get.pulumi.com | sh`) and put its bin directory on PATH, or set " +
+      'PULUMI_CLI_ROOT to its install root (the directory holding bin/pulumi). Or use engine "auto", which runs on ' +
+      "the model when there is no CLI.",
+  );
+}
+
+/** Where findPulumiCli looked, for the error of a missing CLI. */
+function whereLooked(): string {
+  const root = process.env.PULUMI_CLI_ROOT;
+  if (root === "") return 'PULUMI_CLI_ROOT is "", which means no CLI';
+  if (root !== undefined) return `PULUMI_CLI_ROOT is "${root}", which has no executable bin/pulumi`;
+  return "PULUMI_CLI_ROOT is not set, this package has no .pulumi-cli build, and there is no pulumi on PATH";
 }
 
 /** Output values as `pulumi stack output` shows them. */

@@ -76,7 +76,7 @@ export async function cliWorld(options: { emulator?: EmulatorOptions } = {}): Pr
     branches,
     cliRoot,
     stack: (program, stackOptions) => new CliStack({ ...settings(program, stackOptions), cliRoot }),
-    model: (program, stackOptions) => new LocalStack(settings(program, stackOptions)),
+    model: (program, stackOptions) => new LocalStack({ ...settings(program, stackOptions), engine: "model" }),
     stop: () => emulator.close(),
   };
 }

@@ -107,7 +107,7 @@ export async function startSide(engine: Engine, spec: () => Spec, cliRoot: strin
     cli = new CliStack({ ...options, cliRoot });
     stack = cli;
   } else {
-    stack = new LocalStack(options);
+    stack = new LocalStack({ ...options, engine: "model" });
   }
   const labels = new IdLabels(emulator);
   return {

@@ -360,6 +360,7 @@ describe("an up killed after the service created a replica, before the CLI recor
   it("the model (LocalStack.interrupt()): no lock, the next up warns and creates again, the stray stays; the pending create cannot be cleared", async () => {
     const branch = emulator.branches.dev;
     const stack = new LocalStack({
+      engine: "model",
       program: () => ({
         id: new Compute("replica", { projectId: emulator.projectId, branchId: branch, type: "read_only" }).id,
       }),

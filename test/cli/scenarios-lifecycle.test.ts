@@ -82,7 +82,8 @@ function stackOf(engine: Engine, program: Program, stack: string): { stack: AnyS
     env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
     config: { "neon:apiKey": { secret: emulator.apiKey }, "neon:apiUrl": emulator.baseUrl },
   };
-  if (engine === "model") return { stack: new LocalStack(options), dispose: async () => undefined };
+  if (engine === "model")
+    return { stack: new LocalStack({ ...options, engine: "model" }), dispose: async () => undefined };
   const cli = new TranscribedCliStack({ ...options, cliRoot });
   return { stack: cli, dispose: () => cli.dispose() };
 }

@@ -148,6 +148,7 @@ describe(`${COUNT} replicas in one project, --parallel ${PARALLEL}`, () => {
   it("the model: the same", async () => {
     const { program, branches } = replicas();
     const stack = new LocalStack({
+      engine: "model",
       program,
       cwd: REPO_ROOT,
       stack: "parallel-model",

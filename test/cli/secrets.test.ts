@@ -386,6 +386,7 @@ describe("no key in plain text", () => {
   it("the model (LocalStack): the same lifecycle, nothing in its state, diagnostics, outputs or errors", async () => {
     const declared = { keyName: "ci-secrets-1" };
     const stack = new LocalStack({
+      engine: "model",
       program: keyAndReplica(declared),
       cwd: REPO_ROOT,
       stack: "model",
