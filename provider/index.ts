@@ -3,6 +3,16 @@
  */
 export { ApiKey, ApiKeyArgs } from "./api-key/resource";
 export { Compute, ComputeArgs } from "./compute/resource";
+export { Branch, BranchArgs } from "./branch/resource";
+export { Role, RoleArgs } from "./role/resource";
+export { Database, DatabaseArgs } from "./database/resource";
+export {
+  getRolePassword,
+  getRolePasswordOutput,
+  GetRolePasswordArgs,
+  GetRolePasswordOutputArgs,
+  GetRolePasswordResult,
+} from "./role/get-role-password";
 export { connectionUri, ConnectionUriArgs } from "./connection/connection-uri";
 export {
   getProjects,

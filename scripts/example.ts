@@ -25,7 +25,8 @@ export const EXAMPLE_ORG = "org-example-still-pond-20260101";
 /** A config change an example's README documents: `pulumi config set <key> <value>`, and why. */
 export interface DocumentedChange {
   key: string;
-  value: string | number;
+  /** The value, or how to compute it when the example runs (a date a week ahead, say). */
+  value: string | number | (() => string);
   /** What it does, for the narration. */
   what: string;
   /** The value is the id of this branch of the emulator's project (`branchId`). */
@@ -37,7 +38,16 @@ export interface ExampleSteps {
   creates: string;
   /** The example takes `orgId`: the emulator's project is put into an organization. */
   organization?: boolean;
+  /** The stack's name (default `example`): pr-preview names its branch after it. */
+  stack?: string;
+  /** The config the README sets besides the key, the URL and the project; default: `branchId`, the branch dev. */
+  config?: DocumentedChange[];
   changes: DocumentedChange[];
+}
+
+/** RFC 3339 to the second, `days` from now. */
+function daysAhead(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** Every example and the change its README documents. */
@@ -66,6 +76,21 @@ export const EXAMPLES: Record<string, ExampleSteps> = {
         key: "ciKeyName",
         value: "ci-deploy-2",
         what: "a new key name rotates the key: the new one first, then the old revoked",
+      },
+    ],
+  },
+  "pr-preview": {
+    creates: "the pull request's branch pr-42, a compute and a database on it, and its connection strings",
+    stack: "pr-42",
+    config: [
+      { key: "expiresAt", value: () => daysAhead(7), what: "the branch expires a week ahead" },
+      { key: "prUrl", value: "https://github.com/acme/app/pull/42", what: "kept in the branch's annotations" },
+    ],
+    changes: [
+      {
+        key: "expiresAt",
+        value: () => daysAhead(8),
+        what: "a later push moves the expiry: one PATCH of the branch, nothing restarts",
       },
     ],
   },
@@ -103,11 +128,19 @@ export async function runExample(name: string, emulator: Emulator, options: Exam
   say("(pulumi-neon-dynamic/testing: a model of the Pulumi engine's steps, not the Pulumi CLI)");
 
   const branch = emulator.branches.dev;
+  const valueOf = (change: DocumentedChange) =>
+    change.branch
+      ? emulator.branches[change.branch]
+      : typeof change.value === "function"
+        ? change.value()
+        : change.value;
+  const config = steps.config ?? [{ key: "branchId", value: branch, what: "the branch dev" }];
+  const configValues = config.map((entry) => ({ ...entry, value: valueOf(entry) }));
   let widths = { type: 12, name: 10 };
   const stack = new LocalStack({
     program: moduleProgram(program),
     project: projectName(dir),
-    stack: "example",
+    stack: steps.stack ?? "example",
     cwd: dir,
     requestLog: emulator,
     env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
@@ -115,7 +148,7 @@ export async function runExample(name: string, emulator: Emulator, options: Exam
       "neon:apiKey": { secret: emulator.apiKey },
       "neon:apiUrl": emulator.baseUrl,
       projectId: emulator.projectId,
-      branchId: branch,
+      ...Object.fromEntries(configValues.map((entry) => [entry.key, entry.value])),
       ...(steps.organization ? { orgId: EXAMPLE_ORG } : {}),
     },
     onStep: options.quiet ? undefined : (step, deployment) => progress(step, deployment.preview),
@@ -136,12 +169,12 @@ export async function runExample(name: string, emulator: Emulator, options: Exam
   narrate("$ pulumi config set --secret neon:apiKey <the emulator's key>");
   narrate(`$ pulumi config set neon:apiUrl ${emulator.baseUrl}`);
   narrate(`$ pulumi config set projectId ${emulator.projectId}`);
-  narrate(`$ pulumi config set branchId ${branch}   (the branch dev)`);
+  for (const entry of configValues) narrate(`$ pulumi config set ${entry.key} ${entry.value}   (${entry.what})`);
   if (steps.organization) narrate(`$ pulumi config set orgId ${EXAMPLE_ORG}`);
   await command("$ pulumi preview   (what up would do; nothing is sent to the service)", () => stack.preview(), true);
   await command(`$ pulumi up --yes --skip-preview   (${steps.creates})`, () => stack.up({ skipPreview: true }));
   for (const change of steps.changes) {
-    const value = change.branch ? emulator.branches[change.branch] : change.value;
+    const value = valueOf(change);
     narrate(`$ pulumi config set ${change.key} ${value}   (${change.what})`);
     stack.setConfig({ [change.key]: value });
     await command("$ pulumi preview --diff", () => stack.preview(), true);

@@ -8,6 +8,7 @@
  * service overrode (recorded in `overridden`) is not asked for again.
  */
 import { isUnknown } from "../shared/unknown";
+import { stableJson } from "../shared/stable-json";
 
 /** replace: a new compute; patch: one PATCH; trigger: the restart API; record: kept in state, nothing sent. */
 export type ChangeEffect = "replace" | "patch" | "trigger" | "record";
@@ -196,15 +197,8 @@ function mustDeleteFirst(olds: Record<string, unknown>, news: Record<string, unk
   );
 }
 
-/** JSON with sorted keys, so that {a, b} and {b, a} compare equal. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
+/** JSON with sorted keys (shared/stable-json.ts), re-exported for compute's other files. */
+export { stableJson };
 
 /**
  * The preview's warning for a change that drops (or may drop) a running compute's connections; undefined when it

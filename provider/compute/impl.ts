@@ -14,6 +14,7 @@ import { createTarget, explainNotFound, updateTarget } from "./missing";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
+import { assertProjectReachable, MissingObject } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -93,7 +94,7 @@ export const read = withHints(inStateProject, async (id: string, props: Props): 
     return { id, props: outs, inputs: inputsFromOutputs(outs) };
   } catch (error) {
     if (errorKind(error) !== "not_found") throw error;
-    await assertProjectReachable(String(props.projectId), id);
+    await assertProjectReachable(String(props.projectId), computeNamed(id));
     return { id: "", props: {} };
   }
 });
@@ -133,32 +134,15 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
     await resendWhileUnknown(
       async () => void (found = (await client().endpoints.delete(projectId, id)).endpoint !== undefined),
     );
-    if (!found) await assertProjectReachable(projectId, id);
+    if (!found) await assertProjectReachable(projectId, computeNamed(id));
   } catch (error) {
     if (errorKind(error) !== "validation") throw error;
     throw new Error(deleteRefused(id, props, error), { cause: error });
   }
 });
 
-/**
- * A compute that answers 404 is gone only if its project still answers: a project the key cannot reach answers 404
- * too (another account's key, an organization or project-scoped key of another organization or project), and taking
- * that for "deleted" would drop from state, or report as destroyed, a compute that still runs.
- */
-async function assertProjectReachable(projectId: string, id: string): Promise<void> {
-  try {
-    await client().branches.list(projectId);
-  } catch (error) {
-    if (errorKind(error) !== "not_found") throw error;
-    throw new Error(
-      `compute ${id} was not found, and neither was its project ${projectId}, so it is not known whether the compute ` +
-        `is gone: either the project was deleted (then remove the resource from the state: pulumi state delete ` +
-        `<its URN>), or neon:apiKey does not reach that project (another account's key, or an organization or ` +
-        `project-scoped key of another organization or project): use a key that does. Nothing was changed.`,
-      { cause: error },
-    );
-  }
-}
+/** How a 404's message names this compute (shared/reachable.ts). */
+const computeNamed = (id: string): MissingObject => ({ kind: "compute", label: `compute ${id}` });
 
 /**
  * The service refused the delete (it refuses for a compute of a protected branch: api.md, Delete). Says how to let go

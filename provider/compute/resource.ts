@@ -182,6 +182,8 @@ export class Compute extends pulumi.dynamic.Resource {
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...everyOutput(COMPUTE_OUTPUTS), ...args, resourceName: name, ownerTag: ownerTagOf(name) };
     super(computeProvider, name, props, opts, "neon", "Compute");
+    // The id, known in the preview of an update, where an output that is no input is not (see Branch's branchId).
+    (this as { endpointId: pulumi.Output<string> }).endpointId = this.id;
   }
 }
 

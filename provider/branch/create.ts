@@ -1,0 +1,190 @@
+/**
+ * Creating a branch without duplicates, orphans, or taking anyone's branch.
+ *
+ * - Names are unique in a project. A name some branch already has is refused **before** anything is created, naming
+ *   that branch: Pulumi never takes over a branch by accident (`adoptId` does it on purpose). The one exception is
+ *   this resource's own old branch during a replacement (replacing.ts): it is renamed out of the way, and renamed
+ *   back if the create fails.
+ * - A create whose response was lost (kind `ambiguous`) is settled by reading the project's branches by that name:
+ *   it was free just before (checked under a per-process lock of the name), so a branch with it now is the one this
+ *   create made. Only when none has it is the create sent again: never a duplicate.
+ * - A branch that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so the
+ *   engine keeps it in state and nothing is orphaned.
+ */
+import { Branch, isDone } from "../../sdk";
+import { randomBytes } from "crypto";
+import { warn } from "../shared/diagnostics";
+import { errorKind, ResourceInitError } from "../shared/errors";
+import { client } from "../shared/runtime";
+import { annotationsApplied, notAppliedError } from "./annotations";
+import { labelOf } from "./diff";
+import { Origin, originOf, outputsWith, toCreateBody } from "./mapping";
+import { isOwnOldBranch, withNameLock } from "./replacing";
+
+type Props = Record<string, unknown>;
+
+/** Attempts of one create whose responses were lost before it gives up (each read back first). */
+const CREATE_ATTEMPTS = 3;
+
+/** A created branch, its annotations as the service keeps them (when the program set some) and its origin. */
+export interface Created {
+  branch: Branch;
+  annotation?: Record<string, string>;
+  origin: Origin;
+}
+
+/** Creates the branch `inputs` declare (name filled in by check); see the module's doc. */
+export async function createBranch(inputs: Props): Promise<Created> {
+  const projectId = String(inputs.projectId);
+  const name = String(inputs.name ?? inputs.resourceName);
+  const { branch, origin } = await withNameLock(projectId, name, async () => {
+    const branches = await client().branches.list(projectId);
+    const parentId = typeof inputs.parentId === "string" ? inputs.parentId : branches.find((b) => b.default)?.id;
+    const existing = branches.find((b) => b.name === name);
+    const parked = existing ? await makeRoomFor(inputs, existing) : undefined;
+    try {
+      return { branch: await send(inputs, parentId, name), origin: originOf(inputs, parentId) };
+    } catch (error) {
+      if (parked) await unpark(projectId, parked, name);
+      throw error;
+    }
+  });
+  if (inputs.annotations === undefined) return { branch, origin };
+  return { branch, origin, annotation: await checkedAnnotations(branch, inputs, origin) };
+}
+
+/** Sends the create, settling lost responses by the name; see the module's doc. */
+async function send(inputs: Props, parentId: string | undefined, name: string): Promise<Branch> {
+  const projectId = String(inputs.projectId);
+  const body = toCreateBody({ ...inputs, name }, parentId);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await client().branches.create(projectId, body)).branch;
+    } catch (error) {
+      if (errorKind(error) === "ambiguous") {
+        const made = await findMade(projectId, name);
+        if (made) return await settled(projectId, made, inputs, parentId);
+        if (attempt < CREATE_ATTEMPTS) continue;
+      }
+      throw await failedCreate(inputs, name, parentId, error);
+    }
+  }
+}
+
+/** The branch named `name` (free before this create, under the name lock): the one the lost create made. */
+async function findMade(projectId: string, name: string): Promise<Branch | undefined> {
+  return (await client().branches.list(projectId)).find((b) => b.name === name);
+}
+
+/** A branch found after a lost response, once its own operations are done (as if the response had arrived). */
+async function settled(projectId: string, branch: Branch, inputs: Props, parentId?: string): Promise<Branch> {
+  try {
+    const running = (await client().operations.list(projectId)).filter((o) => o.branch_id === branch.id && !isDone(o));
+    await client().operations.waitFor(projectId, running);
+    return (await client().branches.get(projectId, branch.id)).branch;
+  } catch (error) {
+    const origin = originOf(inputs, parentId);
+    throw new ResourceInitError(branch.id, outputsWith(branch, undefined, inputs, origin), error, inputs);
+  }
+}
+
+/**
+ * Another branch has the name. This resource's own old branch (a replacement) is renamed out of the way, unless it is
+ * protected (its delete would fail after the new branch exists: refused before anything changes); any other branch is
+ * refused, named, with how to adopt it.
+ */
+async function makeRoomFor(inputs: Props, existing: Branch): Promise<Branch | undefined> {
+  const label = labelOf(existing.id, { resourceName: inputs.resourceName });
+  if (!isOwnOldBranch(inputs, existing)) throw new Error(nameTaken(inputs, existing));
+  if (existing.protected) {
+    throw new Error(
+      `${label} cannot be replaced: it is protected, and Neon does not delete a protected branch. Nothing was ` +
+        `created. Set protected: false and run pulumi up (an update of the branch), then make this change again.`,
+    );
+  }
+  const parking = parkingName(existing.name);
+  await client().branches.update(String(inputs.projectId), existing.id, { name: parking });
+  warn(
+    `${label} is being replaced: it was renamed ${JSON.stringify(parking)} so that the new branch can take its name ` +
+      `${JSON.stringify(existing.name)} (names are unique in a project); Pulumi deletes it once the new branch is ` +
+      `in place.`,
+  );
+  return existing;
+}
+
+/** `<name>-replaced-<mark>`, within the 256 characters a name may have. */
+function parkingName(name: string): string {
+  const suffix = `-replaced-${randomBytes(4).toString("hex")}`;
+  return `${name.slice(0, 256 - suffix.length)}${suffix}`;
+}
+
+/** The create failed: the old branch takes its name back, or the user is told how. */
+async function unpark(projectId: string, old: Branch, name: string): Promise<void> {
+  try {
+    await client().branches.update(projectId, old.id, { name });
+  } catch {
+    warn(
+      `branch ${old.id} was renamed so that its replacement could take the name ${JSON.stringify(name)}, and the ` +
+        `replacement failed; renaming it back failed too: rename it to ${JSON.stringify(name)} in the Neon console`,
+    );
+  }
+}
+
+/** The refusal of a name another branch has (the service's 409, or the check before creating). */
+function nameTaken(inputs: Props, existing: Branch): string {
+  return (
+    `a branch named ${JSON.stringify(existing.name)} already exists in project ${String(inputs.projectId)}: ` +
+    `${existing.id}. Pulumi does not take over an existing branch by accident: to manage that branch with this ` +
+    `resource, set adoptId: "${existing.id}"; otherwise choose another name (the name input; it defaults to the ` +
+    `resource's name). If ${existing.id} is this resource's own branch: for pulumi up --replace (Pulumi creates the ` +
+    `new branch before deleting the old one, and tells the provider nothing of the old one), give the branch a new ` +
+    `name in the same up, or replace it with a new value of the resource option replacementTrigger instead (the old ` +
+    `branch then gives up its name); if the resource was renamed or moved under a new parent, give it an alias to ` +
+    `its old name or place. Nothing was created.`
+  );
+}
+
+/**
+ * A create failed. A branch that exists (the client names it in `resourceId` when waiting failed) is reported with its
+ * id so the engine keeps it; a name taken meanwhile names its holder. Anything else stands.
+ */
+async function failedCreate(inputs: Props, name: string, parentId: string | undefined, error: unknown) {
+  const projectId = String(inputs.projectId);
+  const createdId = (error as { resourceId?: string }).resourceId;
+  if (createdId) {
+    const origin = originOf(inputs, parentId);
+    const branch = await client()
+      .branches.get(projectId, createdId)
+      .then((r) => r.branch)
+      .catch(() => undefined);
+    const outputs = branch
+      ? outputsWith(branch, undefined, inputs, origin)
+      : { ...inputs, branchId: createdId, origin, name };
+    return new ResourceInitError(createdId, outputs, error, inputs);
+  }
+  if (errorKind(error) === "conflict" || /already exists/i.test((error as { apiMessage?: string }).apiMessage ?? "")) {
+    const holder = (
+      await client()
+        .branches.list(projectId)
+        .catch(() => [])
+    ).find((b) => b.name === name);
+    if (holder) return new Error(`${(error as Error).message}: ${nameTaken(inputs, holder)}`, { cause: error });
+  }
+  return error;
+}
+
+/**
+ * The annotations of a new branch as the service keeps them: the create sends them (`annotation_value`, OpenAPI
+ * `createProjectBranch`), and they are read back (a write is checked by what it did, not only that it succeeded). A
+ * branch that did not keep them is kept in state as it is, and the step fails saying so.
+ */
+async function checkedAnnotations(branch: Branch, inputs: Props, origin: Origin): Promise<Record<string, string>> {
+  const projectId = String(inputs.projectId);
+  const read = await client().branches.get(projectId, branch.id);
+  const kept = read.annotation?.value ?? {};
+  if (annotationsApplied(kept, inputs.annotations)) return kept;
+  const error = notAppliedError(branch.id, inputs, "create");
+  const recorded = new ResourceInitError(branch.id, outputsWith(read.branch, kept, inputs, origin), error, inputs);
+  recorded.message = error.message;
+  throw recorded;
+}

@@ -1,0 +1,147 @@
+import { UNKNOWN } from "../shared/unknown";
+import { BRANCH_DIFF_RULES, changeWarnings, planBranchChange } from "./diff";
+
+const ID = "br-odd-sun-12345678";
+const PARENT = "br-main-00000001";
+
+/** Old outputs: a branch created from the default branch (resolved), with an expiry and annotations declared. */
+const olds = {
+  branchId: ID,
+  projectId: "spring-example-302709",
+  parentId: PARENT,
+  parentLsn: "0/1A0001F8",
+  name: "dev",
+  protected: false,
+  expiresAt: "2026-03-02T12:00:00Z",
+  annotations: { ref: "main" },
+  resetTriggers: ["v1"],
+  resourceName: "dev",
+  initSource: "parent-data",
+  declared: ["annotations", "expiresAt", "name", "projectId", "resetTriggers", "resourceName"],
+  origin: { parentId: PARENT },
+};
+const same = {
+  projectId: olds.projectId,
+  name: "dev",
+  expiresAt: "2026-03-02T12:00:00Z",
+  annotations: { ref: "main" },
+  resetTriggers: ["v1"],
+  resourceName: "dev",
+};
+
+describe("planBranchChange: the diff table", () => {
+  it("finds nothing when the program asks for what the branch is (a property left out never diffs)", () => {
+    expect(planBranchChange(olds, same)).toEqual({ changes: false, replaces: [], patch: [], reset: false });
+  });
+
+  it.each<[string, Record<string, unknown>, Partial<ReturnType<typeof planBranchChange>>]>([
+    ["a new project", { projectId: "other-project-1" }, { replaces: ["projectId"] }],
+    ["a new parent", { parentId: "br-other-2" }, { replaces: ["parentId"] }],
+    ["a point in time", { parentLsn: "0/2" }, { replaces: ["parentLsn"] }],
+    ["a point by time", { parentTimestamp: "2026-03-01T00:00:00Z" }, { replaces: ["parentTimestamp"] }],
+    ["schema-only", { initSource: "schema-only" }, { replaces: ["initSource"] }],
+    ["a parent not known yet (preview)", { parentId: UNKNOWN }, { replaces: ["parentId"] }],
+    ["a new name", { name: "dev-2" }, { patch: ["name"] }],
+    ["protection", { protected: true }, { patch: ["protected"] }],
+    ["a new expiry", { expiresAt: "2026-03-03T00:00:00Z" }, { patch: ["expiresAt"] }],
+    ["the expiry removed", { expiresAt: undefined }, { patch: ["expiresAt"] }],
+    ["new annotations", { annotations: { ref: "dev" } }, { patch: ["annotations"] }],
+    ["the annotations removed", { annotations: undefined }, { patch: ["annotations"] }],
+    ["new reset triggers", { resetTriggers: ["v2"] }, { reset: true, patch: [] }],
+    ["the reset triggers removed (recorded, no reset)", { resetTriggers: undefined }, { reset: false, patch: [] }],
+    ["a first reset trigger (recorded, no reset)", { resetTriggers: ["v1"], _from: "none" }, { reset: false }],
+    ["a new resource name (recorded)", { resourceName: "dev2" }, { replaces: [], patch: [] }],
+  ])("%s", (_, change, expected) => {
+    const { _from, ...rest } = change;
+    const old = _from === "none" ? { ...olds, resetTriggers: undefined } : olds;
+    const plan = planBranchChange(old, { ...same, ...rest });
+    expect(plan.changes).toBe(true);
+    expect(plan).toMatchObject({ replaces: [], patch: [], reset: false, ...expected });
+  });
+
+  it("compares the parent with what the branch was made from: the default it was given, not the record", () => {
+    expect(planBranchChange(olds, { ...same, parentId: PARENT }).changes).toBe(false);
+    // A schema-only branch has no parent_id on the service; its origin keeps the branch the schema came from.
+    const schemaOnly = {
+      ...olds,
+      parentId: undefined,
+      initSource: "schema-only",
+      origin: { parentId: PARENT, initSource: "schema-only" },
+    };
+    expect(planBranchChange(schemaOnly, { ...same, parentId: PARENT, initSource: "schema-only" }).changes).toBe(false);
+  });
+
+  it("a reset that moved the record's point is no change of the program (origin is compared)", () => {
+    const asked = { ...olds, origin: { parentId: PARENT, parentTimestamp: "2026-03-01T10:00:00Z" } };
+    const reset = {
+      ...asked,
+      parentLsn: "0/1A0009F0",
+      parentTimestamp: undefined,
+      lastResetAt: "2026-03-01T12:00:00Z",
+    };
+    expect(planBranchChange(reset, { ...same, parentTimestamp: "2026-03-01T10:00:00Z" }).changes).toBe(false);
+  });
+
+  it("reads one instant in any spelling, and an LSN in either case", () => {
+    expect(planBranchChange(olds, { ...same, expiresAt: "2026-03-02T13:00:00+01:00" }).changes).toBe(false);
+    const fromLsn = { ...olds, origin: { parentId: PARENT, parentLsn: "0/1DE2850" } };
+    expect(planBranchChange(fromLsn, { ...same, parentLsn: "0/1de2850" }).changes).toBe(false);
+  });
+
+  it("a removal is a change only of what the program had declared", () => {
+    const undeclared = { ...olds, declared: ["name", "projectId", "resourceName"] };
+    expect(planBranchChange(undeclared, { ...same, expiresAt: undefined, annotations: undefined }).changes).toBe(false);
+    expect(planBranchChange({ ...olds, protected: true }, { ...same }).changes).toBe(false);
+  });
+
+  it("every input the Branch takes has a rule", () => {
+    expect(Object.keys(BRANCH_DIFF_RULES).sort()).toEqual(
+      [
+        "adoptId",
+        "annotations",
+        "expiresAt",
+        "initSource",
+        "name",
+        "parentId",
+        "parentLsn",
+        "parentTimestamp",
+        "projectId",
+        "protected",
+        "resetTriggers",
+        "resourceName",
+      ].sort(),
+    );
+  });
+});
+
+describe("changeWarnings", () => {
+  it("a replacement says the data is deleted, which computes move, and that the old branch gives up its name", () => {
+    const news = { ...same, parentId: "br-other-2" };
+    const [warning] = changeWarnings(ID, olds, news, planBranchChange(olds, news));
+    expect(warning).toContain(`Branch "dev" (${ID}) will be replaced (parentId changed)`);
+    expect(warning).toContain(`${ID} is then deleted with its data`);
+    expect(warning).toContain("Computes whose branchId is this branch's branchId move to the new branch first");
+    expect(warning).toContain("renamed <name>-replaced-<mark>");
+  });
+
+  it("a replacement of a protected branch says it stops, and what to do first", () => {
+    const news = { ...same, parentId: "br-other-2" };
+    const guarded = { ...olds, protected: true };
+    const [warning] = changeWarnings(ID, guarded, news, planBranchChange(guarded, news));
+    expect(warning).toMatch(/is protected, .* Set protected: false and run pulumi up first/);
+  });
+
+  it("a reset says the branch's own changes are discarded and its computes' connections drop", () => {
+    const news = { ...same, resetTriggers: ["v2"] };
+    expect(changeWarnings(ID, olds, news, planBranchChange(olds, news))).toEqual([
+      `Branch "dev" (${ID}) will be reset from its parent ${PARENT}: resetTriggers changed. The branch takes its ` +
+        "parent's latest data: every change made on it since it was created or last reset is discarded, and the open " +
+        "connections of its computes drop (a running compute restarts).",
+    ]);
+  });
+
+  it("an update of the name, protection or expiry warns of nothing", () => {
+    const news = { ...same, name: "x", protected: true };
+    expect(changeWarnings(ID, olds, news, planBranchChange(olds, news))).toEqual([]);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * `diff` for Branch: pure (no API call, no credentials), so preview stays fast, offline and truthful. What a change
+ * does is data (BRANCH_DIFF_RULES); docs/resources-branch.md's table is this table.
+ *
+ * New inputs are compared with the old outputs: what the branch was made from with `origin` (mapping.ts: a reset moves
+ * the record's point, which is no change of the program), the rest with the service's record. A property the program
+ * leaves out never diffs (the parent it defaulted to was recorded at creation); one it removes diffs only where the
+ * removal means something (`expiresAt`: no expiry; `annotations`: none; `resetTriggers`, `adoptId`: recorded).
+ */
+import { isUnknown } from "../shared/unknown";
+import { stableJson } from "../shared/stable-json";
+import { sameInstant, sameLsn } from "./time";
+
+type Props = Record<string, unknown>;
+
+/** replace: a new branch; patch: one PATCH; reset: the restore API from the parent; record: state only. */
+export type BranchEffect = "replace" | "patch" | "reset" | "record";
+
+export interface BranchDiffRule {
+  effect: BranchEffect;
+  /** Compared with `origin` (what the branch was made from) rather than the service's record. */
+  fromOrigin?: boolean;
+  /** Why, for the docs. */
+  because: string;
+}
+
+const MADE_FROM = "a branch's parent, point in time and init source are fixed when it is created";
+
+export const BRANCH_DIFF_RULES: Record<string, BranchDiffRule> = {
+  projectId: { effect: "replace", because: "a branch belongs to one project" },
+  parentId: { effect: "replace", fromOrigin: true, because: MADE_FROM },
+  parentLsn: { effect: "replace", fromOrigin: true, because: MADE_FROM },
+  parentTimestamp: { effect: "replace", fromOrigin: true, because: MADE_FROM },
+  initSource: { effect: "replace", fromOrigin: true, because: MADE_FROM },
+  name: { effect: "patch", because: "PATCH branch.name" },
+  protected: { effect: "patch", because: "PATCH branch.protected" },
+  expiresAt: { effect: "patch", because: "PATCH branch.expires_at (null removes it)" },
+  annotations: {
+    effect: "patch",
+    because: "no documented update: sent as annotation_value beside the PATCH, then read back",
+  },
+  resetTriggers: { effect: "reset", because: "POST …/restore from the parent, at its head" },
+  adoptId: { effect: "record", because: "acts only at creation" },
+  resourceName: { effect: "record", because: "the provider's label in messages" },
+};
+
+/** Properties whose removal from the program is a change (see the module's doc). */
+const REMOVAL_CHANGES = ["expiresAt", "annotations", "resetTriggers", "adoptId"];
+
+export interface BranchPlan {
+  changes: boolean;
+  replaces: string[];
+  /** Properties sent in the PATCH (annotations as `annotation_value`). */
+  patch: string[];
+  /** True when resetTriggers changed from one value to another: the branch is reset from its parent. */
+  reset: boolean;
+}
+
+/** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the branch. */
+export function planBranchChange(olds: Props, news: Props): BranchPlan {
+  const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => differs(property, olds, news));
+  const where = (effect: BranchEffect) => changed.filter((p) => BRANCH_DIFF_RULES[p].effect === effect);
+  return {
+    changes: changed.length > 0,
+    replaces: where("replace"),
+    patch: where("patch"),
+    // A first value (none before) is recorded, as a removal is: only a changed value resets (it discards data).
+    reset: changed.includes("resetTriggers") && news.resetTriggers !== undefined && olds.resetTriggers !== undefined,
+  };
+}
+
+function differs(property: string, olds: Props, news: Props): boolean {
+  const wanted = news[property];
+  if (wanted === undefined) return removed(property, olds);
+  if (isUnknown(wanted)) return true;
+  const rule = BRANCH_DIFF_RULES[property];
+  const origin = (olds.origin ?? {}) as Props;
+  const actual = rule.fromOrigin && olds.origin !== undefined ? origin[property] : olds[property];
+  return !sameValue(property, actual, wanted);
+}
+
+/** A property the program removed: a change only where the state says the program had set it. */
+function removed(property: string, olds: Props): boolean {
+  if (!REMOVAL_CHANGES.includes(property)) return false;
+  if (property === "resetTriggers" || property === "adoptId") return olds[property] !== undefined;
+  const declared = Array.isArray(olds.declared) ? (olds.declared as string[]) : [];
+  if (!declared.includes(property)) return false;
+  return property === "expiresAt" ? olds.expiresAt !== undefined : stableJson(olds.annotations ?? {}) !== "{}";
+}
+
+function sameValue(property: string, actual: unknown, wanted: unknown): boolean {
+  if (property === "expiresAt" || property === "parentTimestamp") return sameInstant(actual, wanted);
+  if (property === "parentLsn") return sameLsn(actual, wanted);
+  if (property === "annotations") return stableJson(actual ?? {}) === stableJson(wanted);
+  if (property === "protected") return (actual ?? false) === wanted;
+  return stableJson(actual) === stableJson(wanted);
+}
+
+/** `Branch "name" (br-…)`, or `Branch br-…` without a resource name. */
+export function labelOf(id: string, props: Props): string {
+  return props.resourceName ? `Branch "${String(props.resourceName)}" (${id})` : `Branch ${id}`;
+}
+
+/**
+ * The preview's warnings for a planned change: a replacement discards the branch's data (and what happens to the
+ * computes on it); a reset discards the branch's own changes and drops its computes' connections. Values are never
+ * shown (the plugin cannot know which were secrets): properties are named.
+ */
+export function changeWarnings(id: string, olds: Props, news: Props, plan: BranchPlan): string[] {
+  const label = labelOf(id, olds);
+  if (plan.replaces.length > 0) {
+    const protectedNote =
+      olds.protected === true
+        ? ` ${id} is protected, and Neon does not delete a protected branch: the replacement stops (before anything ` +
+          `is created when the new branch takes its name, else when it deletes ${id}). Set protected: false and run ` +
+          `pulumi up first, then make this change.`
+        : "";
+    const sameName = news.name === undefined || news.name === olds.name;
+    const parking = sameName
+      ? ` The new branch takes the name of the old one, which is renamed <name>-replaced-<mark> until it is deleted.`
+      : "";
+    return [
+      `${label} will be replaced (${plan.replaces.join(", ")} changed): a new branch is created from its parent, and ` +
+        `${id} is then deleted with its data (every change made on it since it was created or last reset is lost). ` +
+        `Computes whose branchId is this branch's branchId move to the new branch first; any other compute on ${id} ` +
+        `is deleted with it.` +
+        parking +
+        protectedNote,
+    ];
+  }
+  if (!plan.reset) return [];
+  const parent = typeof olds.parentId === "string" ? ` ${olds.parentId}` : "";
+  return [
+    `${label} will be reset from its parent${parent}: resetTriggers changed. The branch takes its parent's latest ` +
+      `data: every change made on it since it was created or last reset is discarded, and the open connections of ` +
+      `its computes drop (a running compute restarts).`,
+  ];
+}

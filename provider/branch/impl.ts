@@ -1,0 +1,149 @@
+/**
+ * Branch's provider implementation, loaded by the serialized provider at call time (see resource.ts), so that
+ * resources already in state run the installed version of this code.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { warn } from "../shared/diagnostics";
+import { errorKind } from "../shared/errors";
+import { Situation, withHints } from "../shared/hints";
+import { assertProjectReachable } from "../shared/reachable";
+import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+import { stableJson } from "../shared/stable-json";
+import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
+import { checkBranchInputs, checkResetProtected } from "./check";
+import { createBranch } from "./create";
+import { deleteBranchNow } from "./delete";
+import { changeWarnings, labelOf, planBranchChange } from "./diff";
+import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./mapping";
+import { noteHeld, noteReplaced } from "./replacing";
+import { failedUpdate, updateBranch } from "./update";
+
+type Props = Record<string, unknown>;
+
+/**
+ * The inputs this process checked: only a Diff of checked inputs plans a change, so only that one warns (a refresh's
+ * Diff and the engine's probes of delete-before-replace dependents come without a Check: compute/impl.ts).
+ */
+const checked = new Set<string>();
+
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureRuntime(req.config);
+}
+
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  noteProgramCheck();
+  const inputs = withDefaultName(olds, news);
+  const triggersChanged = stableJson(olds.resetTriggers) !== stableJson(inputs.resetTriggers);
+  const failures = [...checkBranchInputs(inputs), ...checkResetProtected(olds, inputs, triggersChanged)];
+  if (failures.length > 0) return { inputs, failures };
+  noteHeld(olds);
+  checked.add(stableJson(inputs));
+  for (const warning of [...adoptionWarnings(olds, inputs), ...protectionWarnings(olds, inputs)]) warn(warning);
+  return { inputs, failures };
+}
+
+/**
+ * `name` defaults to the resource's name, for a branch Pulumi creates. An adopted branch keeps its own (as does one
+ * whose state has no name: adopted, then `adoptId` removed).
+ */
+export function withDefaultName(olds: Props, news: Props): Props {
+  if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
+  if (Object.keys(olds).length > 0 && olds.name === undefined) return news;
+  return { ...news, name: news.resourceName };
+}
+
+/**
+ * Neon's protection makes only the branch's own delete fail, and Pulumi gets there last (it deletes what depends on a
+ * branch before the branch): said when `protected` is set, once.
+ */
+export function protectionWarnings(olds: Props, news: Props): string[] {
+  if (news.protected !== true || olds.protected === true) return [];
+  return [
+    `Branch "${String(news.resourceName ?? "")}": protected: true makes Neon refuse to delete or reset this branch, ` +
+      `but it stops pulumi destroy only when it reaches the branch itself, last: by then Pulumi has deleted what ` +
+      `depends on it (child branches, and the computes, roles and databases on it where Neon allows) and the rest of ` +
+      `the stack. To have pulumi destroy, and any replacement of the branch, refused before anything is deleted, ` +
+      `give the resource Pulumi's option protect: true as well (skip this if it has it).`,
+  ];
+}
+
+/** Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses. */
+export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const plan = planBranchChange(olds, news);
+  if (plan.replaces.length > 0) noteReplaced(id, olds);
+  if (checked.has(stableJson(news))) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
+  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
+}
+
+/** What a refusal's advice depends on: the branch's project, and the parent (a create) or the branch itself. */
+const inInputsProject = (inputs: Props): Situation => ({
+  op: "branch",
+  projectId: String(inputs.projectId),
+  branchId: typeof inputs.parentId === "string" ? inputs.parentId : undefined,
+});
+const inStateProject = (id: string, props: Props, ..._news: unknown[]): Situation => ({
+  op: "branch",
+  projectId: String(props.projectId),
+  branchId: id,
+});
+
+export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
+  const made = inputs.adoptId ? await adoptBranch(inputs) : await createBranch(inputs);
+  return { id: made.branch.id, outs: outputsWith(made.branch, made.annotation, inputs, made.origin) };
+});
+
+/** Refresh: the branch as it is now, and the declared inputs updated from it; one deleted (or expired) leaves. */
+export const read = withHints(inStateProject, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
+  const projectId = String(props.projectId);
+  try {
+    const { branch, annotation } = await client().branches.get(projectId, id);
+    const outs = toOutputs(branch, annotation?.value, { ...props, origin: props.origin ?? originOfRecord(branch) });
+    return { id, props: outs, inputs: inputsFromOutputs(outs) };
+  } catch (error) {
+    if (errorKind(error) !== "not_found") throw error;
+    await assertProjectReachable(projectId, { kind: "branch", label: `branch ${id}` });
+    return { id: "", props: {} };
+  }
+});
+
+export const update = withHints(
+  inStateProject,
+  async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    try {
+      return { outs: await updateBranch(id, olds, news) };
+    } catch (error) {
+      if (errorKind(error) === "not_found") throw await explainGone(id, olds, error);
+      throw await failedUpdate(id, olds, news, error);
+    }
+  },
+);
+
+/**
+ * Deletes the branch, or refuses before sending anything (delete.ts). A branch the state's `adoptId` names is left on
+ * the service, with a warning (adopt.ts).
+ */
+export const deleteBranch = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
+  const kept = keptOnDelete(id, props);
+  if (kept) {
+    warn(kept);
+    return;
+  }
+  await deleteBranchNow(id, props);
+});
+
+/** A 404 during an update: the branch deleted (or expired) outside Pulumi, said with how to bring the state in line. */
+async function explainGone(id: string, olds: Props, error: unknown): Promise<unknown> {
+  const projectId = String(olds.projectId);
+  try {
+    const branches = await client().branches.list(projectId);
+    if (branches.some((b) => b.id === id)) return error;
+  } catch {
+    return error; // the project does not answer: the 404 may be the key's reach (hints.ts says so)
+  }
+  return new Error(
+    `${labelOf(id, olds)} no longer exists in project ${projectId}: it was deleted outside Pulumi, or it expired ` +
+      `(${(error as Error).message}). Run pulumi refresh to remove it from the state, then pulumi up creates it ` +
+      `again (or both at once: pulumi up --refresh).`,
+    { cause: error },
+  );
+}

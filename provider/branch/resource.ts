@@ -1,0 +1,154 @@
+/**
+ * The Branch resource: a branch of a Neon project (a copy-on-write clone of its parent's data, or a schema-only root).
+ *
+ * The provider object below is what Pulumi serializes into `__provider` and stores with every Branch in state. It
+ * holds no API logic, no client and no secret: each method loads the installed implementation by package name at
+ * call time, so the state stays small and old state runs new code.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+
+/** Inputs of a Branch. See docs/resources.md (Branch) for what each change does. */
+export interface BranchArgs {
+  /** Project of the branch. Changing it replaces the branch. */
+  projectId: pulumi.Input<string>;
+  /**
+   * The parent branch (its id). Left out: the project's default branch, resolved when the branch is created and
+   * recorded, so leaving it out never shows a difference later. Changing it replaces the branch. For a schema-only
+   * branch, the branch whose schema is copied.
+   */
+  parentId?: pulumi.Input<string>;
+  /** The branch's name, 1..256 characters, unique in the project. Default: the resource's name. Changing it renames. */
+  name?: pulumi.Input<string>;
+  /** A point on the parent to branch from: a Log Sequence Number (`0/1DE2850`). Not with `parentTimestamp`. Replaces. */
+  parentLsn?: pulumi.Input<string>;
+  /** A point on the parent to branch from: an RFC 3339 time, not in the future. Not with `parentLsn`. Replaces. */
+  parentTimestamp?: pulumi.Input<string>;
+  /** `parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Replaces. */
+  initSource?: pulumi.Input<"parent-data" | "schema-only">;
+  /** A protected branch cannot be deleted, reset or expire. Changing it is one PATCH. */
+  protected?: pulumi.Input<boolean>;
+  /**
+   * When Neon deletes the branch (with its computes): RFC 3339 in whole seconds, in the future, at most 30 days ahead;
+   * not with `protected: true`. Changing it is one PATCH; removing it removes the expiry.
+   */
+  expiresAt?: pulumi.Input<string>;
+  /**
+   * Annotations (at most 50 string values). Set at creation; Neon documents no way to change them afterwards: a change
+   * is sent with the update and read back, and the update fails saying so (and to replace the branch) when the
+   * service did not apply it.
+   */
+  annotations?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Any values: when they change, the branch is reset from its parent (its latest data): the branch's own changes are
+   * discarded, and its computes restart. Not on a schema-only branch, a protected one or one with children.
+   */
+  resetTriggers?: pulumi.Input<unknown[]>;
+  /**
+   * Adopt an existing branch by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts at
+   * creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+const branchProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => impl().configure(req),
+  check: (olds, news) => impl().check(olds, news),
+  diff: (id, olds, news) => impl().diff(id, olds, news),
+  create: (inputs) => impl().create(inputs),
+  read: (id, props) => impl().read(id, props),
+  update: (id, olds, news) => impl().update(id, olds, news),
+  delete: (id, props) => impl().deleteBranch(id, props),
+};
+
+function impl(): typeof import("./impl") {
+  return require("pulumi-neon-dynamic/provider/branch/impl");
+}
+
+/**
+ * Every output the Branch class declares, in the order declared: each is passed to the engine as a property,
+ * `undefined` when the program does not set it, so that each is an Output at run time (shared/declared-outputs.ts).
+ * The build fails if this list and the class's declarations differ (`_EveryBranchOutputListed` below).
+ */
+export const BRANCH_OUTPUTS = [
+  "branchId",
+  "projectId",
+  "parentId",
+  "name",
+  "parentLsn",
+  "parentTimestamp",
+  "initSource",
+  "protected",
+  "expiresAt",
+  "annotations",
+  "resetTriggers",
+  "adoptId",
+  "default",
+  "currentState",
+  "pendingState",
+  "stateChangedAt",
+  "logicalSize",
+  "creationSource",
+  "computeTimeSeconds",
+  "activeTimeSeconds",
+  "writtenDataBytes",
+  "dataTransferBytes",
+  "createdAt",
+  "updatedAt",
+  "ttlIntervalSeconds",
+  "lastResetAt",
+  "resourceName",
+] as const;
+
+/**
+ * A branch of a Neon project. Outputs are the service's record in camelCase; typed `| undefined` where the service may
+ * leave a field out.
+ */
+export class Branch extends pulumi.dynamic.Resource {
+  /** The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`. */
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly projectId: pulumi.Output<string>;
+  /** The parent, as the service reports it (none for a schema-only or root branch). */
+  declare readonly parentId: pulumi.Output<string | undefined>;
+  declare readonly name: pulumi.Output<string>;
+  /** The point on the parent the branch starts from (a reset moves it to the parent's head then). */
+  declare readonly parentLsn: pulumi.Output<string | undefined>;
+  declare readonly parentTimestamp: pulumi.Output<string | undefined>;
+  declare readonly initSource: pulumi.Output<string | undefined>;
+  declare readonly protected: pulumi.Output<boolean>;
+  declare readonly expiresAt: pulumi.Output<string | undefined>;
+  declare readonly annotations: pulumi.Output<Record<string, string> | undefined>;
+  declare readonly resetTriggers: pulumi.Output<unknown[] | undefined>;
+  declare readonly adoptId: pulumi.Output<string | undefined>;
+  /** Whether this is the project's default branch. */
+  declare readonly default: pulumi.Output<boolean>;
+  /** init, ready, resetting, … */
+  declare readonly currentState: pulumi.Output<string>;
+  declare readonly pendingState: pulumi.Output<string | undefined>;
+  declare readonly stateChangedAt: pulumi.Output<string>;
+  declare readonly logicalSize: pulumi.Output<number | undefined>;
+  declare readonly creationSource: pulumi.Output<string>;
+  declare readonly computeTimeSeconds: pulumi.Output<number>;
+  declare readonly activeTimeSeconds: pulumi.Output<number>;
+  declare readonly writtenDataBytes: pulumi.Output<number>;
+  declare readonly dataTransferBytes: pulumi.Output<number>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+  declare readonly ttlIntervalSeconds: pulumi.Output<number | undefined>;
+  declare readonly lastResetAt: pulumi.Output<string | undefined>;
+  /** The Pulumi name of this resource, used in messages and as the default branch name. */
+  declare readonly resourceName: pulumi.Output<string>;
+
+  constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...everyOutput(BRANCH_OUTPUTS), ...args, resourceName: name };
+    super(branchProvider, name, props, opts, "neon", "Branch");
+    // The id, not the output of the same value: in the preview of an update, the engine gives a dynamic resource's
+    // outputs as its new inputs (provider_plugin.go Update: "return the inputs as the state"), so an output that is no
+    // input is unknown there, while the id stays known. A rename or an expiry moved would otherwise show every
+    // Compute, Role and Database on the branch as changing ("branchId: [unknown]", a Database replaced).
+    (this as { branchId: pulumi.Output<string> }).branchId = this.id;
+  }
+}
+
+/** Compiles only while BRANCH_OUTPUTS names exactly the Outputs the Branch class declares. */
+type _EveryBranchOutputListed = Assert<SameNames<DeclaredOutputs<Branch>, (typeof BRANCH_OUTPUTS)[number]>>;

@@ -1,0 +1,61 @@
+/**
+ * Points in time and LSNs of a branch, read strictly as the API states them, so that a value the service would refuse
+ * (or read another way) is refused at preview, and two spellings of one instant never make a diff.
+ */
+
+/** RFC 3339 (section 5.6): a date, `T`, a time with optional fractional seconds, and a zone (`Z` or `±hh:mm`). */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** The longest expiry ahead of now: 30 days (Neon docs, Branch expiration, "maximum expiration is 30 days"). */
+export const MAX_EXPIRY_MS = 30 * 24 * 3600 * 1000;
+
+/** The instant an RFC 3339 timestamp names (epoch ms), or undefined when it is not one (or names no real date). */
+export function instantOf(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = DATE_TIME.exec(value);
+  if (!m) return undefined;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return undefined;
+  const [, y, mo, d, h, mi, s, , zone] = m;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const offsetMin = /^[Zz]$/.test(zone)
+    ? 0
+    : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+  const local = new Date(ms + offsetMin * 60_000);
+  const sameDay =
+    local.getUTCFullYear() === Number(y) && local.getUTCMonth() + 1 === Number(mo) && local.getUTCDate() === Number(d);
+  return sameDay ? ms : undefined;
+}
+
+/** True when the timestamp has fractional seconds (the service keeps only seconds of an expiry). */
+export function hasFraction(value: string): boolean {
+  return DATE_TIME.exec(value)?.[7] !== undefined;
+}
+
+/** True when both name the same instant (both timestamps), or are equal otherwise. */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  const [x, y] = [instantOf(a), instantOf(b)];
+  return x !== undefined && y !== undefined ? x === y : a === b;
+}
+
+/** A Postgres LSN as the API shows it: two hex numbers of up to 8 digits, `0/1DE2850`. */
+export const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
+
+/** True when both are the same LSN (hex digits in either case), or are equal otherwise. */
+export function sameLsn(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" ? a.toUpperCase() === b.toUpperCase() : a === b;
+}
+
+/** How a span of time is said in a message: "3 minutes", "2 hours", "5 days". */
+export function spanOf(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+  ];
+  for (const [size, unit] of units) {
+    const n = Math.floor(Math.abs(ms) / size);
+    if (n >= 1) return `${n} ${unit}${n === 1 ? "" : "s"}`;
+  }
+  return `${Math.floor(Math.abs(ms) / 1000)} seconds`;
+}

@@ -1,0 +1,72 @@
+/**
+ * Creating a database without duplicates and without taking anyone's database.
+ *
+ * - The branch is read first: a database of that name already there (inherited from the parent, made outside Pulumi)
+ *   is refused before anything is sent (refusal.ts); a 409 from a create that raced another client says the same.
+ * - A name is unique in its branch, and it was free just before: a create whose response was lost (kind `ambiguous`)
+ *   is settled by reading the branch's databases. Found: it is this create's (its id recorded). Not found: the create
+ *   is sent again (a few times).
+ * - A database that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so
+ *   the engine keeps it in state and nothing is orphaned.
+ */
+import type { Database } from "../../sdk";
+import { addressOf, BranchAddress, found } from "../shared/branch-objects";
+import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { client } from "../shared/runtime";
+import { toOutputs } from "./mapping";
+import { alreadyOnBranch, explainOwnerMissing } from "./refusal";
+
+type Props = Record<string, unknown>;
+
+/** Creates whose responses were lost (each read back first) before the step fails. */
+const CREATE_ATTEMPTS = 3;
+
+export async function createDatabase(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const address = addressOf(inputs);
+  const name = String(inputs.name);
+  if ((await named(address, name)) !== undefined) throw alreadyOnBranch(address, name);
+  const body = { name, owner_name: String(inputs.ownerName) };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { database } = await client().databases.create(address.projectId, address.branchId, body);
+      return created(database, address);
+    } catch (error) {
+      const kind = errorKind(error);
+      if (kind === "conflict") throw alreadyOnBranch(address, name, error);
+      if (kind === "ambiguous") {
+        const made = await named(address, name).catch(() => Promise.reject(error));
+        if (made) return created(made, address);
+        if (attempt < CREATE_ATTEMPTS) continue;
+      }
+      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdBy(error))
+        throw await madeButNotReady(address, name, inputs, error);
+      throw (await explainOwnerMissing(address, inputs, error)) ?? error;
+    }
+  }
+}
+
+function created(database: Database, address: BranchAddress): { id: string; outs: Props } {
+  return { id: String(database.id), outs: toOutputs(database, address.projectId) };
+}
+
+/** The branch's database of this name; undefined when it has none (a branch that does not answer: the error). */
+async function named(address: BranchAddress, name: string): Promise<Database | undefined> {
+  const databases = await client().databases.list(address.projectId, address.branchId);
+  return databases.find((database) => database.name === name);
+}
+
+/** True when the client says the create was applied (its operations then failed or timed out: `resourceId`). */
+function createdBy(error: unknown): boolean {
+  return typeof (error as { resourceId?: unknown }).resourceId === "string";
+}
+
+/** The database exists but its operations failed or timed out: kept in state with its id, as it now is. */
+async function madeButNotReady(address: BranchAddress, name: string, inputs: Props, error: unknown): Promise<unknown> {
+  try {
+    const database = await found(() => client().databases.get(address.projectId, address.branchId, name));
+    if (database === undefined) return error;
+    return new ResourceInitError(String(database.id), toOutputs(database, address.projectId), error, inputs);
+  } catch {
+    return error; // without its id, nothing can be kept: the next up's read of the branch finds it (and says so)
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Database's provider implementation, loaded by the serialized provider at call time (resource.ts), so that databases
+ * already in state run the installed version of this code. Every change goes through the client's project lock (the
+ * SDK serializes a project's changes and waits for their operations), shared with every other resource of the process.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { checkDatabaseInputs } from "./check";
+import { createDatabase } from "./create";
+import { planDatabaseChange } from "./diff";
+import { locate } from "./locate";
+import { inputsOf, toOutputs } from "./mapping";
+import { updateDatabase } from "./update";
+import { addressOf } from "../shared/branch-objects";
+import { resendWhileUnknown } from "../shared/errors";
+import { Situation, withHints } from "../shared/hints";
+import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+
+type Props = Record<string, unknown>;
+
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureRuntime(req.config);
+}
+
+export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  noteProgramCheck();
+  return { inputs: news, failures: checkDatabaseInputs(news) };
+}
+
+/** Pure: replace (another project or branch) or one PATCH (a new name or owner). */
+export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const plan = planDatabaseChange(olds, news);
+  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
+}
+
+/** What a refusal's advice depends on: the database's project and branch. */
+const inInputs = (inputs: Props): Situation => ({ op: "database", ...addressOf(inputs) });
+const inState = (_id: string, props: Props, ..._news: unknown[]): Situation => ({
+  op: "database",
+  ...addressOf(props),
+});
+
+/** How a 404's message names a database (shared/reachable.ts). */
+const databaseNamed = (id: string, props: Props): MissingObject => ({
+  kind: "database",
+  label: `database ${String(props.name)} (id ${id}) of branch ${String(props.branchId)}`,
+});
+
+export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> =>
+  createDatabase(inputs),
+);
+
+/**
+ * Refresh: the database as it is now, found by its id in its branch (a rename outside Pulumi is recorded in the
+ * inputs: the next `up` renames it back); one deleted outside Pulumi, or whose branch was deleted, leaves the state
+ * (once its project answers).
+ */
+export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
+  const address = addressOf(props);
+  const database = await locate(address, id);
+  if (database === "gone") {
+    await assertProjectReachable(address.projectId, databaseNamed(id, props));
+    return { id: "", props: {} };
+  }
+  const outs = toOutputs(database, address.projectId);
+  return { id, props: outs, inputs: inputsOf(outs) };
+});
+
+export const update = withHints(
+  inState,
+  async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({
+    outs: await updateDatabase(id, olds, news),
+  }),
+);
+
+/**
+ * Deletes and waits; a database already gone is fine (once its project answers). The state's name addresses it; one
+ * renamed outside Pulumi answers "not there" under that name, so the branch is read for its id before concluding.
+ */
+export const deleteDatabase = withHints(inState, async (id: string, props: Props): Promise<void> => {
+  const address = addressOf(props);
+  let name = String(props.name);
+  for (let lookedUp = false; ; lookedUp = true) {
+    let deleted = true;
+    await resendWhileUnknown(
+      async () =>
+        void (deleted =
+          (await client().databases.delete(address.projectId, address.branchId, name)).database !== undefined),
+    );
+    if (deleted) return;
+    const now = lookedUp ? "gone" : await locate(address, id);
+    if (now === "gone") return assertProjectReachable(address.projectId, databaseNamed(id, props));
+    name = now.name;
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * Creating a role without duplicates, without taking anyone's role, and without losing its password.
+ *
+ * - The branch is read first: a role of that name already there (inherited from the parent, made outside Pulumi) is
+ *   refused before anything is sent (refusal.ts); a 409 from a create that raced another client says the same.
+ * - A name is unique in its branch, and it was free just before: a create whose response was lost (kind `ambiguous`)
+ *   is settled by reading the role back. Found: it is this create's, and its password, which only the lost answer
+ *   carried, is read with reveal_password. Not found: the create is sent again (a few times).
+ * - A role that exists but whose operations failed or timed out is reported with its id (ResourceInitError), with
+ *   its password read back, so the engine keeps it in state and nothing is orphaned.
+ */
+import type { Role } from "../../sdk";
+import { warn } from "../shared/diagnostics";
+import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { found } from "../shared/branch-objects";
+import { client } from "../shared/runtime";
+import { cannotLogIn, RoleAddress, roleAddressOf, roleId, toCreateBody, toOutputs } from "./mapping";
+import { alreadyOnBranch } from "./refusal";
+
+type Props = Record<string, unknown>;
+
+/** Creates whose responses were lost (each read back first) before the step fails. */
+const CREATE_ATTEMPTS = 3;
+
+export async function createRole(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const address = roleAddressOf(inputs);
+  const { projectId, branchId, name } = address;
+  const existing = await client().roles.list(projectId, branchId);
+  if (existing.some((role) => role.name === name)) throw alreadyOnBranch(address);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { role } = await client().roles.create(projectId, branchId, toCreateBody(inputs));
+      return { id: roleId(address), outs: toOutputs(role, inputs, role.password) };
+    } catch (error) {
+      const kind = errorKind(error);
+      if (kind === "conflict") throw alreadyOnBranch(address, error);
+      if (kind === "ambiguous") {
+        const made = await readBack(address, error);
+        if (made) return { id: roleId(address), outs: toOutputs(made, inputs, await recoverPassword(address, inputs)) };
+        if (attempt < CREATE_ATTEMPTS) continue;
+      }
+      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdBy(error))
+        throw await madeButNotReady(address, inputs, error);
+      throw error;
+    }
+  }
+}
+
+/** The role after a create whose answer was lost; undefined when it is not there. A failed read keeps the error. */
+async function readBack(address: RoleAddress, lost: unknown): Promise<Role | undefined> {
+  try {
+    return await found(() => client().roles.get(address.projectId, address.branchId, address.name));
+  } catch {
+    throw lost;
+  }
+}
+
+/**
+ * The password of a role whose create answer was lost, read with reveal_password; undefined (with a warning saying
+ * how to get one) when the service does not reveal it.
+ */
+export async function recoverPassword(address: RoleAddress, inputs: Props): Promise<string | undefined> {
+  if (cannotLogIn(inputs)) return undefined;
+  try {
+    return await client().roles.revealPassword(address.projectId, address.branchId, address.name);
+  } catch (error) {
+    warn(
+      `role ${address.name} of branch ${address.branchId} was created, but its password could not be read back ` +
+        `(${(error as Error).message}), so the password output is empty: set or change passwordTriggers to reset ` +
+        `it, and the new one is recorded.`,
+    );
+    return undefined;
+  }
+}
+
+/** True when the client says the create was applied (its operations then failed or timed out: `resourceId`). */
+function createdBy(error: unknown): boolean {
+  return typeof (error as { resourceId?: unknown }).resourceId === "string";
+}
+
+/**
+ * The role exists but its operations failed or timed out: kept in state with what can be read of it (the inputs, when
+ * it cannot be read; a role that turns out not to be there keeps the error as it is).
+ */
+async function madeButNotReady(address: RoleAddress, inputs: Props, error: unknown): Promise<unknown> {
+  const id = roleId(address);
+  let role: Role | undefined;
+  try {
+    role = await found(() => client().roles.get(address.projectId, address.branchId, address.name));
+    if (role === undefined) return error;
+  } catch {
+    return new ResourceInitError(id, { ...inputs, noLogin: inputs.noLogin === true }, error, inputs);
+  }
+  return new ResourceInitError(id, toOutputs(role, inputs, await recoverPassword(address, inputs)), error, inputs);
+}

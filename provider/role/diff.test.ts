@@ -1,0 +1,87 @@
+import { planRoleChange, resetWarning, ROLE_DIFF_RULES } from "./diff";
+import { UNKNOWN } from "../shared/unknown";
+
+const olds = {
+  projectId: "p-1",
+  branchId: "br-main",
+  name: "app_user",
+  noLogin: false,
+  password: "Pw0ldSecret42",
+  passwordTriggers: ["v1"],
+  createdAt: "2026-01-01T00:00:00Z",
+};
+const inputs = { projectId: "p-1", branchId: "br-main", name: "app_user", passwordTriggers: ["v1"] };
+
+describe("planRoleChange", () => {
+  it("sees no change in the inputs a create recorded (noLogin left out is false)", () => {
+    expect(planRoleChange(olds, inputs)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+      reset: false,
+    });
+  });
+
+  it("keeps the table the docs show", () => {
+    expect(ROLE_DIFF_RULES).toEqual({
+      projectId: "replace",
+      branchId: "replace",
+      name: "replace",
+      noLogin: "replace",
+      passwordTriggers: "reset",
+    });
+  });
+
+  it.each(["projectId", "branchId", "name"])("a new %s replaces, creating the new role first", (property) => {
+    const plan = planRoleChange(olds, { ...inputs, [property]: property === "branchId" ? "br-dev" : "other" });
+    expect(plan).toEqual({ changes: true, replaces: [property], deleteBeforeReplace: false, reset: false });
+  });
+
+  it("a new noLogin replaces, deleting the old role first (the name is taken)", () => {
+    expect(planRoleChange(olds, { ...inputs, noLogin: true, passwordTriggers: undefined })).toMatchObject({
+      replaces: ["noLogin"],
+      deleteBeforeReplace: true,
+      reset: false,
+    });
+  });
+
+  it("new passwordTriggers reset the password; equal ones in another key order do not", () => {
+    expect(planRoleChange(olds, { ...inputs, passwordTriggers: ["v2"] })).toMatchObject({ changes: true, reset: true });
+    const withObject = { ...olds, passwordTriggers: [{ a: 1, b: 2 }] };
+    expect(planRoleChange(withObject, { ...inputs, passwordTriggers: [{ b: 2, a: 1 }] }).changes).toBe(false);
+    expect(planRoleChange({ ...olds, passwordTriggers: undefined }, inputs)).toMatchObject({ reset: true });
+    expect(planRoleChange(olds, { ...inputs, passwordTriggers: [UNKNOWN] })).toMatchObject({ reset: true });
+  });
+
+  it("removed passwordTriggers are a change that resets nothing (recorded)", () => {
+    expect(planRoleChange(olds, { ...inputs, passwordTriggers: undefined })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      reset: false,
+    });
+  });
+
+  it("a replacement resets nothing (the new role has a new password anyway)", () => {
+    expect(planRoleChange(olds, { ...inputs, name: "other", passwordTriggers: ["v2"] }).reset).toBe(false);
+  });
+});
+
+describe("resetWarning", () => {
+  it("names the role, its branch and the property, never a value", () => {
+    const plan = planRoleChange(olds, { ...inputs, passwordTriggers: ["s3cr3t"] });
+    const warning = resetWarning("p-1/br-main/app_user", olds, plan);
+    expect(warning).toBe(
+      "Role app_user of branch br-main (p-1/br-main/app_user) will get a new password: passwordTriggers changed. " +
+        "Connections and clients still using the old password fail once the reset is in force (the old one stays " +
+        "valid only until the reset's operations finish): give them the new password output.",
+    );
+    expect(warning).not.toContain("s3cr3t");
+    expect(warning).not.toContain("Pw0ldSecret42");
+  });
+
+  it("says nothing when nothing is reset", () => {
+    expect(resetWarning("id", olds, planRoleChange(olds, inputs))).toBeUndefined();
+    expect(resetWarning("id", olds, planRoleChange(olds, { ...inputs, passwordTriggers: undefined }))).toBeUndefined();
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * `diff` for Role: pure (no API call, no credentials). What a change does is data (ROLE_DIFF_RULES); the table in
+ * docs/resources-role-database.md is this table. New inputs are compared with the old outputs.
+ *
+ * A role has no update in the API but its password reset: its name, branch and project address it, so a change of
+ * any replaces it; `passwordTriggers` reset the password.
+ */
+import { isUnknown } from "../shared/unknown";
+import { stableJson } from "../shared/stable-json";
+
+/** replace: a new role; reset: POST …/reset_password; record: kept in state, nothing sent. */
+export type RoleChangeEffect = "replace" | "reset" | "record";
+
+export const ROLE_DIFF_RULES: Record<string, RoleChangeEffect> = {
+  projectId: "replace",
+  branchId: "replace",
+  name: "replace",
+  noLogin: "replace",
+  passwordTriggers: "reset",
+};
+
+/** The service's value for a property the program may leave out. */
+const DEFAULTS: Record<string, unknown> = { noLogin: false };
+
+export interface RolePlan {
+  changes: boolean;
+  replaces: string[];
+  /** The replacement keeps the role's address (only noLogin changed): the old role must go first, its name is taken. */
+  deleteBeforeReplace: boolean;
+  /** The password is reset: passwordTriggers changed to a new value (removing them resets nothing). */
+  reset: boolean;
+}
+
+/** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the role. */
+export function planRoleChange(olds: Record<string, unknown>, news: Record<string, unknown>): RolePlan {
+  const changed = Object.keys(ROLE_DIFF_RULES).filter((property) => differs(property, olds, news));
+  const replaces = changed.filter((property) => ROLE_DIFF_RULES[property] === "replace");
+  const sameAddress = ["projectId", "branchId", "name"].every((p) => !replaces.includes(p));
+  return {
+    changes: changed.length > 0,
+    replaces,
+    deleteBeforeReplace: replaces.length > 0 && sameAddress,
+    reset: replaces.length === 0 && changed.includes("passwordTriggers") && news.passwordTriggers !== undefined,
+  };
+}
+
+function differs(property: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  const wanted = news[property] ?? DEFAULTS[property];
+  // Removed triggers are recorded (an update that sends nothing), so that adding the same values back resets.
+  if (wanted === undefined) return property === "passwordTriggers" && olds[property] !== undefined;
+  if (isUnknown(wanted)) return true;
+  return stableJson(olds[property] ?? DEFAULTS[property]) !== stableJson(wanted);
+}
+
+/**
+ * The preview's warning for a password reset, undefined when there is none. It names the property, never a value
+ * (the plugin cannot know which values were secrets), and says what breaks: whoever still uses the old password.
+ */
+export function resetWarning(id: string, olds: Record<string, unknown>, plan: RolePlan): string | undefined {
+  if (!plan.reset) return undefined;
+  return (
+    `Role ${String(olds.name)} of branch ${String(olds.branchId)} (${id}) will get a new password: passwordTriggers ` +
+    `changed. Connections and clients still using the old password fail once the reset is in force (the old one ` +
+    `stays valid only until the reset's operations finish): give them the new password output.`
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Role's provider implementation, loaded by the serialized provider at call time (resource.ts), so that roles already
+ * in state run the installed version of this code. Every change goes through the client's project lock (the SDK
+ * serializes a project's changes and waits for their operations), shared with every other resource of the process.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { checkRoleInputs } from "./check";
+import { createRole } from "./create";
+import { planRoleChange, resetWarning } from "./diff";
+import { cannotLogIn, RoleAddress, roleAddressOf, toOutputs } from "./mapping";
+import { explainDeleteRefused, roleGone } from "./refusal";
+import { updateRole } from "./update";
+import { found } from "../shared/branch-objects";
+import { errorKind, resendWhileUnknown } from "../shared/errors";
+import { Situation, withHints } from "../shared/hints";
+import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+import { stableJson } from "../shared/stable-json";
+import { warn } from "../shared/diagnostics";
+
+type Props = Record<string, unknown>;
+
+/**
+ * The inputs this process checked: only a Diff of checked inputs plans a change, so only that one warns (the engine's
+ * refresh Diff and its delete-before-replace probes come without a Check: architecture.md, rule 13).
+ */
+const checked = new Set<string>();
+
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureRuntime(req.config);
+}
+
+export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  noteProgramCheck();
+  const failures = checkRoleInputs(news);
+  if (failures.length === 0) checked.add(stableJson(news));
+  return { inputs: news, failures };
+}
+
+/** Pure: replace or reset, from the old outputs and the new inputs; warns of a reset in a planned change. */
+export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const plan = planRoleChange(olds, news);
+  const warning = resetWarning(id, olds, plan);
+  if (warning && checked.has(stableJson(news))) warn(warning);
+  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
+}
+
+/** What a refusal's advice depends on: the role's project and branch. */
+const inInputs = (inputs: Props): Situation => ({
+  op: "role",
+  projectId: String(inputs.projectId),
+  branchId: String(inputs.branchId),
+});
+const inState = (id: string, props: Props, ..._news: unknown[]): Situation => {
+  const { projectId, branchId } = roleAddressOf(props, id);
+  return { op: "role", projectId, branchId };
+};
+
+/** How a 404's message names a role (shared/reachable.ts). */
+const roleNamed = (address: RoleAddress): MissingObject => ({
+  kind: "role",
+  label: `role ${address.name} of branch ${address.branchId}`,
+});
+
+export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> =>
+  createRole(inputs),
+);
+
+/**
+ * Refresh: the role as it is now; one deleted outside Pulumi (its project answering) leaves the state. The password is
+ * kept from state (the API shows a password only when it is set); only a state without one reads it (reveal_password).
+ * No inputs are returned: a role has nothing that can change on the service but its existence and its password.
+ */
+export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
+  const address = roleAddressOf(props, id);
+  const role = await found(() => client().roles.get(address.projectId, address.branchId, address.name));
+  if (role === undefined) {
+    await assertProjectReachable(address.projectId, roleNamed(address));
+    return { id: "", props: {} };
+  }
+  const carried = { ...props, projectId: address.projectId };
+  const outs = toOutputs(role, carried, undefined);
+  const password = typeof props.password === "string" ? props.password : await revealIfAny(address, outs);
+  if (password !== undefined) outs.password = password;
+  return { id, props: outs };
+});
+
+/** The password of a role whose state has none (a create that could not read it back); undefined when none shows. */
+async function revealIfAny(address: RoleAddress, outs: Props): Promise<string | undefined> {
+  if (cannotLogIn(outs)) return undefined;
+  try {
+    return await client().roles.revealPassword(address.projectId, address.branchId, address.name);
+  } catch {
+    return undefined;
+  }
+}
+
+export const update = withHints(
+  inState,
+  async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    try {
+      return { outs: await updateRole(id, olds, news) };
+    } catch (error) {
+      if (errorKind(error) !== "not_found") throw error;
+      const address = roleAddressOf(olds, id);
+      await assertProjectReachable(address.projectId, roleNamed(address));
+      throw roleGone(address, error);
+    }
+  },
+);
+
+/**
+ * Deletes and waits; a role already gone is fine (once its project answers). A delete whose outcome is unknown is read
+ * back by the client and only then sent again. A refusal because the role owns a database names the database.
+ */
+export const deleteRole = withHints(inState, async (id: string, props: Props): Promise<void> => {
+  const address = roleAddressOf(props, id);
+  const { projectId, branchId, name } = address;
+  try {
+    let deleted = true;
+    await resendWhileUnknown(
+      async () => void (deleted = (await client().roles.delete(projectId, branchId, name)).role !== undefined),
+    );
+    if (!deleted) await assertProjectReachable(projectId, roleNamed(address));
+  } catch (error) {
+    if (!["validation", "conflict"].includes(errorKind(error) ?? "")) throw error;
+    throw (await explainDeleteRefused(address, error)) ?? error;
+  }
+});

@@ -1,0 +1,105 @@
+/**
+ * The Role resource: a Postgres role of a branch, with its password kept as a secret.
+ *
+ * The provider object below is what Pulumi serializes into `__provider`: it holds no API logic, no client and no
+ * secret; each method loads the installed implementation by package name at call time. `password` is registered with
+ * `additionalSecretOutputs`, so the engine encrypts it in state whatever the program does with it.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+
+/** Inputs of a Role. */
+export interface RoleArgs {
+  /** Project of the role. Changing it replaces the role (a new role, with a new password). */
+  projectId: pulumi.Input<string>;
+  /**
+   * Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles:
+   * declaring one of those fails before anything is sent (read its password with `getRolePasswordOutput`).
+   */
+  branchId: pulumi.Input<string>;
+  /**
+   * The role's name: 1 to 63 bytes, not starting with `pg_`, not `neon_superuser`, `cloud_admin`, `zenith_admin`,
+   * `public` or `none` (Neon's protected names). Roles cannot be renamed: a new name replaces the role (the new one is
+   * created, then the old one deleted), with a new password.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * A role that cannot log in (OpenAPI `RoleCreateRequest.no_login`): it has no password. Changing it replaces the
+   * role (deleted first: the name is taken).
+   */
+  noLogin?: pulumi.Input<boolean>;
+  /**
+   * Any values: when they change, the role's password is reset (Neon's reset_password; nothing else changes) and the
+   * new one recorded in `password`. Clients using the old password fail once the reset is in force. Removing them
+   * resets nothing. Not with `noLogin: true` (no password).
+   */
+  passwordTriggers?: pulumi.Input<unknown[]>;
+}
+
+const roleProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => impl().configure(req),
+  check: (olds, news) => impl().check(olds, news),
+  diff: (id, olds, news) => impl().diff(id, olds, news),
+  create: (inputs) => impl().create(inputs),
+  read: (id, props) => impl().read(id, props),
+  update: (id, olds, news) => impl().update(id, olds, news),
+  delete: (id, props) => impl().deleteRole(id, props),
+};
+
+function impl(): typeof import("./impl") {
+  return require("pulumi-neon-dynamic/provider/role/impl");
+}
+
+/**
+ * Every output the Role class declares, in the order declared, each passed to the engine (`undefined` unless the
+ * program set it) so that each is an Output whether or not the program set it (declared-outputs.ts). The build fails
+ * if this list and the class's declarations differ (`_EveryRoleOutputListed` below).
+ */
+export const ROLE_OUTPUTS = [
+  "projectId",
+  "branchId",
+  "name",
+  "noLogin",
+  "passwordTriggers",
+  "password",
+  "authenticationMethod",
+  "protected",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+/** A Postgres role of a branch. Destroying it deletes the role (refused while it owns a database). */
+export class Role extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  /** True for a role that cannot log in (it has no password). */
+  declare readonly noLogin: pulumi.Output<boolean>;
+  declare readonly passwordTriggers: pulumi.Output<unknown[] | undefined>;
+  /**
+   * The role's password, a secret (encrypted in state, never shown). Undefined for a role that cannot log in, and when
+   * the service would not reveal it (a project that stores no passwords).
+   */
+  declare readonly password: pulumi.Output<string | undefined>;
+  /** `password`, `oauth` or `no_login`, as the service reports it. */
+  declare readonly authenticationMethod: pulumi.Output<string | undefined>;
+  /** Whether the service protects the role (a system role). */
+  declare readonly protected: pulumi.Output<boolean | undefined>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "password"];
+    super(
+      roleProvider,
+      name,
+      { ...everyOutput(ROLE_OUTPUTS), ...args },
+      { ...opts, additionalSecretOutputs: secretOutputs },
+      "neon",
+      "Role",
+    );
+  }
+}
+
+/** Compiles only while ROLE_OUTPUTS names exactly the Outputs the Role class declares. */
+type _EveryRoleOutputListed = Assert<SameNames<DeclaredOutputs<Role>, (typeof ROLE_OUTPUTS)[number]>>;

@@ -1,0 +1,445 @@
+/**
+ * Branch as a user's `pulumi up` drives it, through the local engine and the real plugin against the emulator: create
+ * with each input, the no-change check after every up, each update as one PATCH, a reset from the parent, a
+ * replacement with a compute on the branch, the delete refusals, refresh after out-of-band changes, adoption.
+ */
+import { Branch, BranchArgs, Compute } from "../../provider";
+import { CommandResult, LocalStack } from "../../testing";
+import { neonWorld, NeonWorld, ok, outputs, requests, writes } from "./world";
+
+const BRANCH = "pulumi-nodejs:dynamic/neon:Branch";
+
+let world: NeonWorld;
+beforeAll(async () => {
+  world = await neonWorld();
+});
+afterAll(() => world.stop());
+
+const branchesPath = () => `/projects/${world.projectId}/branches`;
+const endpointsPath = () => `/projects/${world.projectId}/endpoints`;
+
+/** "op name" of the Branch steps, sorted. */
+const branchOps = (result: { steps: { op: string; name: string; type: string }[] }) =>
+  result.steps
+    .filter((s) => s.type === BRANCH)
+    .map((s) => `${s.op} ${s.name}`)
+    .sort();
+
+/** The warnings of an `up`'s preview. */
+const previewWarnings = (up: CommandResult) =>
+  (up.preview?.diagnostics ?? []).filter((d) => d.severity === "warning").map((d) => d.message);
+
+/** A stack of one Branch named `name`; a test changes `declared.args` between commands. */
+function branchStack(name: string, args: Partial<BranchArgs> = {}) {
+  const declared = { args };
+  const stack = world.stack(() => {
+    const branch = new Branch(name, { projectId: world.projectId, ...declared.args });
+    // Every declared output is an Output, set or not (a missing one would throw here: declared-outputs.ts).
+    const lastReset = branch.lastResetAt.apply((at) => at ?? "never");
+    return { id: branch.branchId, name: branch.name, protected: branch.protected, lastReset };
+  });
+  return { stack, declared, id: () => String(outputs(stack).id) };
+}
+
+/**
+ * The check Pulumi's own provider tests make after every up: a preview shows only `same` steps and sends nothing, a
+ * refresh finds nothing changed and writes nothing.
+ */
+async function expectNoChange(stack: LocalStack): Promise<void> {
+  const preview = ok(await stack.preview());
+  expect(branchOps(preview).filter((op) => !op.startsWith("same "))).toEqual([]);
+  expect(preview.requests).toEqual([]);
+  const refresh = ok(await stack.refresh({ skipPreview: true }));
+  const found = refresh.steps.filter((s) => s.type === BRANCH).map((s) => `${s.name} ${s.found}`);
+  expect(found.filter((f) => !f.endsWith(" same"))).toEqual([]);
+  expect(writes(refresh)).toEqual([]);
+}
+
+const serviceBranch = async (id: string) => (await world.api.branches.get(world.projectId, id)).branch;
+const namesOnService = async () => (await world.api.branches.list(world.projectId)).map((b) => b.name).sort();
+
+describe("creating a branch", () => {
+  it("from the default branch when parentId is left out: one POST; the parent is recorded, so no diff later", async () => {
+    const { stack, id } = branchStack("plain");
+    const up = ok(await stack.up());
+    expect(branchOps(up)).toEqual(["create plain"]);
+    expect(writes(up)).toEqual([`POST ${branchesPath()}`]);
+    expect(await serviceBranch(id())).toMatchObject({ name: "plain", parent_id: world.branches.main });
+    expect(outputs(stack)).toMatchObject({ name: "plain", protected: false, lastReset: "never" });
+    const held = stack.state.resources.find((r) => r.type === BRANCH);
+    expect(held?.outputs).toMatchObject({ parentId: world.branches.main, origin: { parentId: world.branches.main } });
+    expect(held?.inputs.parentId).toBeUndefined();
+    await expectNoChange(stack);
+    ok(await stack.destroy());
+  });
+
+  it("with each input: parent, LSN, timestamp, schema-only, protected, expiry, annotations", async () => {
+    const dev = await serviceBranch(world.branches.dev);
+    const at = Math.ceil(Date.parse(dev.created_at) / 1000) * 1000 + 1000;
+    while (Date.now() < at + 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    const expiresAt = new Date(Date.now() + 2 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const parentTimestamp = new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const made: Record<string, Branch> = {};
+    const guard = { protected: true };
+    const stack = world.stack(() => {
+      const projectId = world.projectId;
+      made.child = new Branch("from-dev", { projectId, parentId: world.branches.dev });
+      made.lsn = new Branch("at-lsn", { projectId, parentId: world.branches.dev, parentLsn: "0/1DE2850" });
+      made.time = new Branch("at-time", { projectId, parentId: world.branches.dev, parentTimestamp });
+      made.schema = new Branch("schema", { projectId, initSource: "schema-only", name: "schema-only-copy" });
+      made.guarded = new Branch("guarded", { projectId, ...guard });
+      made.expiring = new Branch("expiring", { projectId, expiresAt });
+      made.annotated = new Branch("annotated", { projectId, annotations: { "github-commit-ref": "main" } });
+      return Object.fromEntries(Object.entries(made).map(([key, branch]) => [key, branch.branchId]));
+    });
+    const up = ok(await stack.up());
+    expect(writes(up).filter((w) => w === `POST ${branchesPath()}`)).toHaveLength(7);
+    expect(writes(up)).toHaveLength(7);
+    const ids = outputs(stack) as Record<string, string>;
+    expect(await serviceBranch(ids.child)).toMatchObject({ name: "from-dev", parent_id: world.branches.dev });
+    expect(await serviceBranch(ids.lsn)).toMatchObject({ parent_id: world.branches.dev, parent_lsn: "0/1DE2850" });
+    expect(Date.parse(String((await serviceBranch(ids.time)).parent_timestamp))).toBe(at);
+    const schema = await serviceBranch(ids.schema);
+    expect(schema).toMatchObject({ name: "schema-only-copy", init_source: "schema-only" });
+    expect(schema.parent_id).toBeUndefined();
+    expect(await serviceBranch(ids.guarded)).toMatchObject({ protected: true });
+    expect(await serviceBranch(ids.expiring)).toMatchObject({ expires_at: expiresAt });
+    const annotated = await world.api.branches.get(world.projectId, ids.annotated);
+    expect(annotated.annotation?.value).toEqual({ "github-commit-ref": "main" });
+    // The preview warned once, where protection was set, that Pulumi's protect option stops a destroy first.
+    expect(previewWarnings(up).join("\n")).toContain(`Branch "guarded": protected: true makes Neon refuse`);
+    await expectNoChange(stack);
+    guard.protected = false;
+    ok(await stack.up());
+    ok(await stack.destroy());
+    expect(await namesOnService()).toEqual(["dev", "main", "staging"]);
+  });
+});
+
+describe("updating a branch: one PATCH each, then nothing", () => {
+  let subject: ReturnType<typeof branchStack>;
+  const soon = () => new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  beforeAll(async () => {
+    subject = branchStack("upd", { parentId: world.branches.dev });
+    ok(await subject.stack.up({ skipPreview: true }));
+  });
+  afterAll(async () => {
+    subject.declared.args = { parentId: world.branches.dev };
+    ok(await subject.stack.up({ skipPreview: true }));
+    ok(await subject.stack.destroy({ skipPreview: true }));
+  });
+
+  it.each<[string, Partial<BranchArgs> | (() => Partial<BranchArgs>), (b: Record<string, unknown>) => void]>([
+    ["a rename", { name: "upd-renamed" }, (b) => expect(b.name).toBe("upd-renamed")],
+    ["protect", { name: "upd-renamed", protected: true }, (b) => expect(b.protected).toBe(true)],
+    ["unprotect", { name: "upd-renamed", protected: false }, (b) => expect(b.protected).toBe(false)],
+    ["an expiry", () => ({ name: "upd-renamed", expiresAt: soon() }), (b) => expect(b.expires_at).toBeDefined()],
+    ["the expiry removed (expires_at: null)", { name: "upd-renamed" }, (b) => expect(b.expires_at).toBeUndefined()],
+  ])("%s", async (_, change, holds) => {
+    subject.declared.args = { parentId: world.branches.dev, ...(typeof change === "function" ? change() : change) };
+    const up = ok(await subject.stack.up());
+    expect(branchOps(up)).toEqual(["update upd"]);
+    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${subject.id()}`]);
+    holds((await serviceBranch(subject.id())) as unknown as Record<string, unknown>);
+    await expectNoChange(subject.stack);
+  });
+
+  it("new annotations: the service does not apply them; the update says so and to replace, and records its value", async () => {
+    subject.declared.args = { parentId: world.branches.dev, name: "upd-renamed", annotations: { env: "test" } };
+    const up = await subject.stack.up();
+    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${subject.id()}`]);
+    expect(up.error?.message).toContain(
+      `Branch "upd" (${subject.id()}): the service did not apply the new annotations`,
+    );
+    expect(up.error?.message).toContain("pulumi up --replace <its URN>");
+    const held = subject.stack.state.resources.find((r) => r.urn.endsWith("::upd"));
+    expect(held?.outputs.annotations).toEqual({});
+    // Honest: the next preview asks again.
+    expect(branchOps(ok(await subject.stack.preview()))).toEqual(["update upd"]);
+    // Setting them back: the engine updates a resource whose last step failed (its init errors); nothing is sent.
+    subject.declared.args = { parentId: world.branches.dev, name: "upd-renamed" };
+    expect(writes(ok(await subject.stack.up()))).toEqual([]);
+    await expectNoChange(subject.stack);
+  });
+
+  it("a new resetTriggers value: the preview warns, and the update is one restore from the parent", async () => {
+    subject.declared.args = { parentId: world.branches.dev, name: "upd-renamed", resetTriggers: ["v1"] };
+    const first = ok(await subject.stack.up());
+    expect(writes(first)).toEqual([]); // a first value is recorded: nothing to reset from
+    subject.declared.args = { ...subject.declared.args, resetTriggers: ["v2"] };
+    const preview = ok(await subject.stack.preview());
+    expect(preview.requests).toEqual([]);
+    expect(preview.warnings).toContainEqual(
+      `Branch "upd" (${subject.id()}) will be reset from its parent ${world.branches.dev}: resetTriggers changed. ` +
+        "The branch takes its parent's latest data: every change made on it since it was created or last reset is " +
+        "discarded, and the open connections of its computes drop (a running compute restarts).",
+    );
+    const up = ok(await subject.stack.up());
+    expect(writes(up)).toEqual([`POST ${branchesPath()}/${subject.id()}/restore`]);
+    expect((await serviceBranch(subject.id())).last_reset_at).toBeDefined();
+    await expectNoChange(subject.stack);
+  });
+
+  it("a reset of a protected branch is refused at preview, naming the property", async () => {
+    subject.declared.args = {
+      parentId: world.branches.dev,
+      name: "upd-renamed",
+      protected: true,
+      resetTriggers: ["v3"],
+    };
+    const preview = await subject.stack.preview();
+    expect(preview.error?.message ?? "").toMatch(/resetTriggers.*Neon does not reset a protected branch/s);
+  });
+});
+
+describe("replacing a branch that has a compute on it", () => {
+  it("the compute moves to the new branch, the old branch is deleted once, nothing is left behind", async () => {
+    const declared = { parentId: world.branches.dev };
+    const stack = world.stack(() => {
+      const branch = new Branch("app", { projectId: world.projectId, ...declared });
+      const db = new Compute("app-db", { projectId: world.projectId, branchId: branch.branchId });
+      return { branch: branch.branchId, compute: db.id, computeBranch: db.branchId };
+    });
+    ok(await stack.up({ skipPreview: true }));
+    const old = String(outputs(stack).branch);
+    const computeId = String(outputs(stack).compute);
+    const before = (await world.api.endpoints.list(world.projectId)).map((e) => e.id).sort();
+
+    declared.parentId = world.branches.staging;
+    const up = ok(await stack.up());
+    const now = String(outputs(stack).branch);
+    expect(now).not.toBe(old);
+    expect(branchOps(up.preview!)).toEqual(["create-replacement app", "delete-replaced app", "replace app"]);
+    expect(previewWarnings(up).join("\n")).toContain(
+      `Branch "app" (${old}) will be replaced (parentId changed): a new branch is created from its parent, and ${old} ` +
+        "is then deleted with its data",
+    );
+    expect(writes(up)).toEqual([
+      `PATCH ${branchesPath()}/${old}`, // renamed out of the way, so the new branch takes the name "app"
+      `POST ${branchesPath()}`,
+      `PATCH ${endpointsPath()}/${computeId}`, // the compute moves
+      `DELETE ${branchesPath()}/${old}`,
+    ]);
+    expect(outputs(stack)).toMatchObject({ compute: computeId, computeBranch: now });
+    expect(await serviceBranch(now)).toMatchObject({ name: "app", parent_id: world.branches.staging });
+    expect(await namesOnService()).toEqual(["app", "dev", "main", "staging"]);
+    expect((await world.api.endpoints.list(world.projectId)).map((e) => e.id).sort()).toEqual(before);
+    expect(requests(up).filter((r) => r.method === "DELETE")).toHaveLength(1);
+    await expectNoChange(stack);
+
+    const destroy = ok(await stack.destroy());
+    expect(writes(destroy)).toEqual([`DELETE ${endpointsPath()}/${computeId}`, `DELETE ${branchesPath()}/${now}`]);
+  });
+});
+
+describe("replacements: a replacementTrigger, --replace, a failed create, a protected branch, a moved resource", () => {
+  it("a new replacementTrigger: the old branch gives up its name, the compute moves, the old branch is deleted", async () => {
+    const trigger = { value: "v1" };
+    const stack = world.stack(() => {
+      const branch = new Branch("forced", { projectId: world.projectId }, { replacementTrigger: trigger.value });
+      const db = new Compute("forced-db", { projectId: world.projectId, branchId: branch.branchId, type: "read_only" });
+      return { branch: branch.branchId, compute: db.id, computeBranch: db.branchId };
+    });
+    ok(await stack.up({ skipPreview: true }));
+    const old = String(outputs(stack).branch);
+    const computeId = String(outputs(stack).compute);
+    trigger.value = "v2";
+    const up = ok(await stack.up());
+    const now = String(outputs(stack).branch);
+    expect(writes(up)).toEqual([
+      `PATCH ${branchesPath()}/${old}`,
+      `POST ${branchesPath()}`,
+      `PATCH ${endpointsPath()}/${computeId}`,
+      `DELETE ${branchesPath()}/${old}`,
+    ]);
+    expect(up.warnings.join("\n")).toContain(
+      `Branch "forced" (${old}) is being replaced: it was renamed "forced-replaced-`,
+    );
+    expect(outputs(stack)).toMatchObject({ compute: computeId, computeBranch: now });
+    expect((await serviceBranch(now)).name).toBe("forced");
+    await expectNoChange(stack);
+
+    // pulumi up --replace tells the provider nothing of the old branch: a kept name is refused before anything is
+    // created, saying what to do; with a new name in the same up, it is replaced.
+    const refused = await stack.up({ replace: ["forced"], skipPreview: true });
+    expect(refused.error?.message).toContain(
+      `a branch named "forced" already exists in project ${world.projectId}: ${now}`,
+    );
+    expect(refused.error?.message).toContain("give the branch a new name in the same up");
+    expect(writes(refused)).toEqual([]);
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+
+  it("a replacement whose create fails gives the old branch its name back", async () => {
+    const declared: Partial<BranchArgs> = {};
+    const stack = world.stack(() => ({
+      id: new Branch("retry", { projectId: world.projectId, ...declared }).branchId,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const old = String(outputs(stack).id);
+    declared.parentId = "br-no-such-branch-1";
+    const up = await stack.up({ skipPreview: true });
+    expect(up.error?.message).toMatch(/HTTP 404/);
+    expect(writes(up)).toEqual([
+      `PATCH ${branchesPath()}/${old}`,
+      `POST ${branchesPath()}`,
+      `PATCH ${branchesPath()}/${old}`, // its name back
+    ]);
+    expect((await serviceBranch(old)).name).toBe("retry");
+    delete declared.parentId;
+    await expectNoChange(stack);
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+
+  it("a protected branch is not replaced: refused before anything is created (its delete would fail)", async () => {
+    const declared: Partial<BranchArgs> = { protected: true };
+    const stack = world.stack(() => ({
+      id: new Branch("vault", { projectId: world.projectId, ...declared }).branchId,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const old = String(outputs(stack).id);
+    declared.parentId = world.branches.staging;
+    const up = await stack.up();
+    expect(previewWarnings(up).join("\n")).toContain(
+      `${old} is protected, and Neon does not delete a protected branch`,
+    );
+    expect(up.error?.message).toContain(`Branch "vault" (${old}) cannot be replaced: it is protected`);
+    expect(writes(up)).toEqual([]);
+    declared.protected = false;
+    delete declared.parentId;
+    ok(await stack.up({ skipPreview: true }));
+    ok(await stack.destroy({ skipPreview: true }));
+  });
+
+  it("a resource moved under a new parent without an alias is a new resource: its create is refused by name", async () => {
+    const where = { parented: false };
+    const stack = world.stack(() => {
+      const parent = where.parented ? { parent: new Branch("holder", { projectId: world.projectId }) } : {};
+      return { id: new Branch("moved", { projectId: world.projectId }, parent).branchId };
+    });
+    ok(await stack.up({ skipPreview: true }));
+    const old = String(outputs(stack).id);
+    where.parented = true;
+    const up = await stack.up({ skipPreview: true });
+    expect(up.error?.message).toContain(`a branch named "moved" already exists in project ${world.projectId}: ${old}`);
+    expect(up.error?.message).toContain(
+      "if the resource was renamed or moved under a new parent, give it an alias to its old name or place",
+    );
+    expect(writes(up).filter((w) => w.startsWith("PATCH"))).toEqual([]); // the other's branch is not touched
+    where.parented = false;
+    ok(await stack.destroy({ skipPreview: true }));
+    expect(await namesOnService()).not.toContain("moved");
+  });
+});
+
+describe("deleting a branch: refusals send no DELETE and name the branch", () => {
+  it("a protected branch: refused, saying to unprotect it; once unprotected, deleted", async () => {
+    const { stack, declared, id } = branchStack("keep", { protected: true });
+    ok(await stack.up({ skipPreview: true }));
+    const destroy = await stack.destroy();
+    expect(destroy.error?.message).toContain(`Branch "keep" (${id()}), named "keep" is protected`);
+    expect(destroy.error?.message).toContain("Set protected: false and run pulumi up");
+    expect(writes(destroy)).toEqual([]);
+    declared.args = { protected: false };
+    ok(await stack.up({ skipPreview: true }));
+    ok(await stack.destroy());
+    expect(await namesOnService()).not.toContain("keep");
+  });
+
+  it("a branch with children: refused, naming them; once they are gone, deleted", async () => {
+    const { stack, id } = branchStack("parent");
+    ok(await stack.up({ skipPreview: true }));
+    const child = (await world.api.branches.create(world.projectId, { parent_id: id(), name: "kid" })).branch;
+    const destroy = await stack.destroy();
+    expect(destroy.error?.message).toContain(`has child branches "kid" (${child.id})`);
+    expect(destroy.error?.message).toContain("Delete the child branches first");
+    expect(writes(destroy)).toEqual([]);
+    await world.api.branches.delete(world.projectId, child.id);
+    ok(await stack.destroy());
+  });
+
+  it("the default branch: refused, saying how to let go of it (pulumi state delete, retainOnDelete)", async () => {
+    const { stack, declared } = branchStack("main", { adoptId: world.branches.main });
+    ok(await stack.up({ skipPreview: true }));
+    declared.args = {};
+    ok(await stack.up({ skipPreview: true })); // adoptId removed: recorded, nothing sent
+    const destroy = await stack.destroy();
+    expect(destroy.error?.message).toContain(`(${world.branches.main}), named "main" is the project's default branch`);
+    expect(destroy.error?.message).toContain("pulumi state delete <its URN>");
+    expect(destroy.error?.message).toContain("retainOnDelete: true");
+    expect(writes(destroy)).toEqual([]);
+    declared.args = { adoptId: world.branches.main };
+    ok(await stack.up({ skipPreview: true }));
+    ok(await stack.destroy()); // with adoptId kept, Pulumi leaves it: never deleted
+  });
+
+  it("a branch already gone is fine", async () => {
+    const { stack, id } = branchStack("gone");
+    ok(await stack.up({ skipPreview: true }));
+    await world.api.branches.delete(world.projectId, id());
+    const destroy = ok(await stack.destroy());
+    expect(writes(destroy)).toEqual([]);
+  });
+});
+
+describe("refresh after out-of-band changes", () => {
+  it("a rename and an unprotect are recorded; the next up puts them back with one PATCH", async () => {
+    const { stack, id } = branchStack("drift", { protected: true });
+    ok(await stack.up({ skipPreview: true }));
+    await world.api.branches.update(world.projectId, id(), { name: "renamed-by-hand", protected: false });
+    const refresh = ok(await stack.refresh());
+    expect(refresh.steps.filter((s) => s.type === BRANCH).map((s) => s.found)).toEqual(["update"]);
+    expect(refresh.warnings).toEqual([]);
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${id()}`]);
+    expect(await serviceBranch(id())).toMatchObject({ name: "drift", protected: true });
+    await expectNoChange(stack);
+    await world.api.branches.update(world.projectId, id(), { protected: false });
+    ok(await stack.refresh({ skipPreview: true }));
+    await world.api.branches.delete(world.projectId, id());
+    const gone = ok(await stack.refresh());
+    expect(gone.steps.filter((s) => s.type === BRANCH).map((s) => s.found)).toEqual(["delete"]);
+    expect(stack.state.resources.filter((r) => r.type === BRANCH)).toEqual([]);
+    const again = ok(await stack.up({ skipPreview: true })); // the program still declares it: created again
+    expect(writes(again)).toEqual([`POST ${branchesPath()}`]);
+    await world.api.branches.update(world.projectId, id(), { protected: false });
+    ok(await stack.refresh({ skipPreview: true }));
+    ok(await stack.destroy());
+  });
+});
+
+describe("adoption: by adoptId, never by accident", () => {
+  it("a name another branch has is refused before anything is created, naming it and adoptId", async () => {
+    const { stack } = branchStack("taken", { name: "staging" });
+    const up = await stack.up();
+    expect(up.error?.message).toContain(
+      `a branch named "staging" already exists in project ${world.projectId}: ${world.branches.staging}. Pulumi ` +
+        `does not take over an existing branch by accident: to manage that branch with this resource, set adoptId: ` +
+        `"${world.branches.staging}"`,
+    );
+    expect(writes(up)).toEqual([]);
+  });
+
+  it("adoptId takes the branch with one PATCH of what differs; destroy leaves it, with a warning", async () => {
+    const { stack } = branchStack("adopted", { adoptId: world.branches.staging, protected: true });
+    const up = ok(await stack.up());
+    expect(previewWarnings(up).join("\n")).toContain(`Branch "adopted" adopts ${world.branches.staging}`);
+    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${world.branches.staging}`]);
+    expect(outputs(stack)).toMatchObject({ id: world.branches.staging, name: "staging", protected: true });
+    const preview = ok(await stack.preview());
+    expect(preview.requests).toEqual([]);
+    expect(branchOps(preview)).toEqual(["same adopted"]);
+    const destroy = ok(await stack.destroy());
+    expect(writes(destroy)).toEqual([]);
+    expect(destroy.warnings.join("\n")).toContain(`was not deleted: it was adopted`);
+    await world.api.branches.update(world.projectId, world.branches.staging, { protected: false });
+  });
+
+  it("a branch that does not exist is refused, naming adoptId", async () => {
+    const { stack } = branchStack("nothing", { adoptId: "br-nothing-000000" });
+    const up = await stack.up();
+    expect(up.error?.message).toContain(
+      `adoptId: branch br-nothing-000000 does not exist in project ${world.projectId}`,
+    );
+  });
+});
