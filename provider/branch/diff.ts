@@ -1,6 +1,6 @@
 /**
  * `diff` for Branch: pure (no API call, no credentials), so preview stays fast, offline and truthful. What a change
- * does is data (BRANCH_DIFF_RULES); docs/resources-branch.md's table is this table.
+ * does is data (BRANCH_DIFF_RULES); docs/resources.md's Branch table is this table.
  *
  * New inputs are compared with the old outputs: what the branch was made from with `origin` (mapping.ts: a reset moves
  * the record's point, which is no change of the program), the rest with the service's record. A property the program

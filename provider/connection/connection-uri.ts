@@ -13,8 +13,11 @@ export interface ConnectionUriArgs {
   compute: { host: pulumi.Input<string>; poolerHost?: pulumi.Input<string | undefined> };
   /** The role to connect as (a `Role`'s `name`, or an inherited role's name). */
   roleName: pulumi.Input<string>;
-  /** The role's password: a `Role`'s `password`, or `getRolePasswordOutput(...).password`. */
-  password: pulumi.Input<string>;
+  /**
+   * The role's password: a `Role`'s `password`, or `getRolePasswordOutput(...).password`. Typed as a Role's output
+   * is (a role without login has none); a missing password fails, naming it.
+   */
+  password: pulumi.Input<string | undefined>;
   /** The database to connect to. */
   databaseName: pulumi.Input<string>;
   /** Through the connection pooler (the compute's `poolerHost`, Neon's `-pooler` host); default false. */
@@ -25,7 +28,7 @@ export interface ConnectionUriArgs {
 export interface ConnectionParts {
   host: string;
   roleName: string;
-  password: string;
+  password: string | undefined;
   databaseName: string;
 }
 
@@ -66,10 +69,12 @@ export function formatConnectionUri(parts: ConnectionParts): string {
     hostProblem(parts.host),
     nameProblem("roleName", parts.roleName),
     nameProblem("databaseName", parts.databaseName),
-    typeof parts.password === "string" ? undefined : `password must be a string, got ${typeof parts.password}`,
+    typeof parts.password === "string"
+      ? undefined
+      : `password must be a string (a role with noLogin has none), got ${typeof parts.password}`,
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length > 0) throw new Error(`connectionUri: ${problems.join("; ")}`);
-  const user = `${encodePart(parts.roleName)}:${encodePart(parts.password)}`;
+  const user = `${encodePart(parts.roleName)}:${encodePart(parts.password as string)}`;
   return `postgresql://${user}@${parts.host}/${encodePart(parts.databaseName)}?sslmode=require`;
 }
 

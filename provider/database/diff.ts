@@ -1,6 +1,6 @@
 /**
  * `diff` for Database: pure (no API call, no credentials). What a change does is data (DATABASE_DIFF_RULES); the table
- * in docs/resources-role-database.md is this table. New inputs are compared with the old outputs.
+ * in docs/resources.md (Role, Database) is this table. New inputs are compared with the old outputs.
  *
  * A database is renamed and given a new owner in place (PATCH …/databases/{old name}); it cannot move between branches
  * or projects, so that replaces it (a new, empty database first, then the old one deleted).

@@ -1,6 +1,6 @@
 /**
  * `diff` for Role: pure (no API call, no credentials). What a change does is data (ROLE_DIFF_RULES); the table in
- * docs/resources-role-database.md is this table. New inputs are compared with the old outputs.
+ * docs/resources.md (Role, Database) is this table. New inputs are compared with the old outputs.
  *
  * A role has no update in the API but its password reset: its name, branch and project address it, so a change of
  * any replaces it; `passwordTriggers` reset the password.

@@ -5,15 +5,19 @@
  * engine against the emulator; `db.regionId.apply(…)` used to throw there (regionId was undefined at run time).
  *
  * The declared outputs are read from the class declarations (TypeScript compiler API) and must be the names
- * schema.json lists as the resource's outputs, and the names the class registers (COMPUTE_OUTPUTS, API_KEY_OUTPUTS).
+ * schema.json lists as the resource's outputs, and the names the class registers (COMPUTE_OUTPUTS, API_KEY_OUTPUTS,
+ * BRANCH_OUTPUTS, ROLE_OUTPUTS, DATABASE_OUTPUTS).
  */
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Compute } from "../../provider";
+import { ApiKey, Branch, Compute, Database, Role } from "../../provider";
 import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
+import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
 import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
+import { DATABASE_OUTPUTS } from "../../provider/database/resource";
+import { ROLE_OUTPUTS } from "../../provider/role/resource";
 import { API_KEY, COMPUTE, neonWorld, NeonWorld, ok, ops, outputs, REPO_ROOT } from "./world";
 
 /** An output as the class declares it; `nullable`: its type admits undefined or null. */
@@ -47,7 +51,13 @@ const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "
 const RESOURCES = {
   Compute: { file: "provider/compute/resource.ts", token: "neon:index:Compute", registered: COMPUTE_OUTPUTS },
   ApiKey: { file: "provider/api-key/resource.ts", token: "neon:index:ApiKey", registered: API_KEY_OUTPUTS },
+  Branch: { file: "provider/branch/resource.ts", token: "neon:index:Branch", registered: BRANCH_OUTPUTS },
+  Role: { file: "provider/role/resource.ts", token: "neon:index:Role", registered: ROLE_OUTPUTS },
+  Database: { file: "provider/database/resource.ts", token: "neon:index:Database", registered: DATABASE_OUTPUTS },
 };
+const BRANCH = "pulumi-nodejs:dynamic/neon:Branch";
+const ROLE = "pulumi-nodejs:dynamic/neon:Role";
+const DATABASE = "pulumi-nodejs:dynamic/neon:Database";
 const declared = (resource: keyof typeof RESOURCES) => declaredOutputs(RESOURCES[resource].file, resource);
 
 /**
@@ -71,9 +81,10 @@ const FIELD_OF: Record<string, string[]> = {
   keyId: ["id"],
   keyName: ["name"],
   pgSettings: ["settings", "pg_settings"],
+  databaseId: ["id"],
 };
-function reported(record: Record<string, unknown>, output: string): unknown {
-  const field = FIELD_OF[output] ?? [output.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+function reported(record: Record<string, unknown>, output: string, fields: Record<string, string[]> = {}): unknown {
+  const field = fields[output] ?? FIELD_OF[output] ?? [output.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
   return field.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], record);
 }
 
@@ -85,6 +96,17 @@ function reported(record: Record<string, unknown>, output: string): unknown {
 const MOVING = {
   compute: ["currentState", "pendingState", "lastActive", "startedAt", "suspendedAt", "updatedAt"],
   key: ["lastUsedAt", "lastUsedFromAddr"],
+  branch: [
+    "currentState",
+    "pendingState",
+    "stateChangedAt",
+    "updatedAt",
+    "logicalSize",
+    "computeTimeSeconds",
+    "activeTimeSeconds",
+    "writtenDataBytes",
+    "dataTransferBytes",
+  ],
 };
 
 /**
@@ -96,12 +118,13 @@ function problems(
   seen: { notOutput: string[]; values: Record<string, { value?: unknown }> },
   record: Record<string, unknown>,
   moving: string[] = [],
+  fields: Record<string, string[]> = {},
 ): string[] {
   const found: string[] = seen.notOutput.map((name) => `${name} is not an Output`);
   for (const { name, nullable } of outputsOf) {
     if (seen.notOutput.includes(name)) continue;
     const value = seen.values[name]?.value;
-    const service = moving.includes(name) ? undefined : reported(record, name);
+    const service = moving.includes(name) ? undefined : reported(record, name, fields);
     if (service !== undefined && service !== null && JSON.stringify(value) !== JSON.stringify(service))
       found.push(`${name} resolved to ${JSON.stringify(value)}; the service reports ${JSON.stringify(service)}`);
     if (!nullable && (value === undefined || value === null))
@@ -208,6 +231,116 @@ describe("every declared output is an Output resolving to the service's value, f
       expect(problems(keyOutputs, seen(name, after), key)).toEqual([]);
     }
     expect(after.db.currentState).toEqual({ value: "active" });
+    ok(await stack.destroy());
+  });
+
+  it("Role (projectId, branchId, name) and Database (projectId, branchId, name, ownerName): after up, refresh and a second up", async () => {
+    const roleOutputs = declared("Role");
+    const databaseOutputs = declared("Database");
+    const notOutput: Record<string, string[]> = {};
+    const branchId = world.branches.dev;
+    const stack = world.stack(() => {
+      const role = new Role("app", { projectId: world.projectId, branchId, name: "fewest_inputs" });
+      const db = new Database("appdb", { projectId: world.projectId, branchId, name: "fewest", ownerName: role.name });
+      const seen = {
+        role: observe(
+          role,
+          roleOutputs.map((o) => o.name),
+        ),
+        db: observe(
+          db,
+          databaseOutputs.map((o) => o.name),
+        ),
+      };
+      for (const [name, { notOutput: missing }] of Object.entries(seen)) notOutput[name] = missing;
+      return { role: seen.role.values, db: seen.db.values };
+    });
+
+    const up = ok(await stack.up());
+    expect(ops(up, "app", "appdb")).toEqual(["create app", "create appdb"]);
+    const read = async () => ({
+      role: await world.api.roles.get(world.projectId, branchId, "fewest_inputs"),
+      db: await world.api.databases.get(world.projectId, branchId, "fewest"),
+    });
+    const seen = (name: string, values: ReturnType<typeof outputs>) => ({
+      notOutput: notOutput[name],
+      values: values[name],
+    });
+    const check = async () => {
+      const out = outputs(stack);
+      const service = await read();
+      expect(problems(roleOutputs, seen("role", out), service.role)).toEqual([]);
+      expect(problems(databaseOutputs, seen("db", out), service.db)).toEqual([]);
+      // Not in the role's record: the password (revealed on request) and noLogin (its authentication_method).
+      const password = await world.api.roles.revealPassword(world.projectId, branchId, "fewest_inputs");
+      expect(out.role).toMatchObject({ password: { value: password }, noLogin: { value: false } });
+      expect(out.role.passwordTriggers).toEqual({}); // an Output of undefined: the program set none
+      expect(out.db).toMatchObject({ databaseId: { value: service.db.id }, ownerName: { value: "fewest_inputs" } });
+    };
+    await check();
+
+    const inputsOf = (type: string, name: string) =>
+      Object.keys(stack.state.resources.find((r) => r.type === type && r.urn.endsWith(`::${name}`))!.inputs).sort();
+    expect(inputsOf(ROLE, "app")).toEqual(["__provider", "branchId", "name", "projectId"]);
+    expect(inputsOf(DATABASE, "appdb")).toEqual(["__provider", "branchId", "name", "ownerName", "projectId"]);
+    const preview = ok(await stack.preview());
+    expect(ops(preview, "app", "appdb")).toEqual(["same app", "same appdb"]);
+    expect(preview.requests).toEqual([]);
+    ok(await stack.refresh());
+    const again = ok(await stack.up());
+    expect(ops(again, "app", "appdb")).toEqual(["same app", "same appdb"]);
+    expect(again.requests).toEqual([]);
+    await check();
+    ok(await stack.destroy());
+  });
+
+  it("Branch (projectId): after up, refresh and a second up", async () => {
+    const branchOutputs = declared("Branch");
+    let notOutput: string[] = [];
+    const stack = world.stack(() => {
+      const branch = new Branch("fewest-inputs", { projectId: world.projectId });
+      const seen = observe(
+        branch,
+        branchOutputs.map((o) => o.name),
+      );
+      notOutput = seen.notOutput;
+      return { branch: seen.values };
+    });
+    // The branch's own id is its `id` field; a Role's or a Database's `branchId` is their `branch_id`.
+    const fields = { branchId: ["id"] };
+
+    const up = ok(await stack.up());
+    expect(ops(up, "fewest-inputs")).toEqual(["create fewest-inputs"]);
+    const id = String(outputs(stack).branch.branchId.value);
+    const read = async () => (await world.api.branches.get(world.projectId, id)).branch;
+    const seen = () => ({ notOutput, values: outputs(stack).branch });
+    expect(problems(branchOutputs, seen(), await read(), MOVING.branch, fields)).toEqual([]);
+    // What the program left out: the name is the resource's, the parent the project's default branch (recorded).
+    const defaultBranch = (await world.api.branches.list(world.projectId)).find((b) => b.default)!;
+    expect(outputs(stack).branch).toMatchObject({
+      name: { value: "fewest-inputs" },
+      parentId: { value: defaultBranch.id },
+      resourceName: { value: "fewest-inputs" },
+      protected: { value: false },
+      default: { value: false },
+    });
+    expect(outputs(stack).branch.resetTriggers).toEqual({}); // an Output of undefined: the program set none
+    expect(outputs(stack).branch.adoptId).toEqual({});
+
+    const inputsOf = Object.keys(
+      stack.state.resources.find((r) => r.type === BRANCH && r.urn.endsWith("::fewest-inputs"))!.inputs,
+    ).sort();
+    // `name` is check's default (the resource's name), recorded as an input; no output registered undefined is one.
+    expect(inputsOf).toEqual(["__provider", "name", "projectId", "resourceName"]);
+    const preview = ok(await stack.preview());
+    expect(ops(preview, "fewest-inputs")).toEqual(["same fewest-inputs"]);
+    expect(preview.requests).toEqual([]);
+    ok(await stack.refresh());
+    const service = await read();
+    const again = ok(await stack.up());
+    expect(ops(again, "fewest-inputs")).toEqual(["same fewest-inputs"]);
+    expect(again.requests).toEqual([]);
+    expect(problems(branchOutputs, seen(), service, [], fields)).toEqual([]);
     ok(await stack.destroy());
   });
 });

@@ -11,8 +11,11 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Compute } from "../../provider";
+import { ApiKey, Branch, Compute, Database, Role } from "../../provider";
 import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
+import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
+import { DATABASE_OUTPUTS } from "../../provider/database/resource";
+import { ROLE_OUTPUTS } from "../../provider/role/resource";
 import { CONFIG_KEYS } from "../../sdk";
 import { REPO_ROOT } from "../plugin/world";
 
@@ -136,12 +139,22 @@ async function registeredSecretOutputs(construct: () => pulumi.Resource): Promis
 describe("schema.json agrees with the TypeScript surface", () => {
   const compute = schema.resources["neon:index:Compute"];
   const apiKey = schema.resources["neon:index:ApiKey"];
+  const branch = schema.resources["neon:index:Branch"];
+  const role = schema.resources["neon:index:Role"];
+  const database = schema.resources["neon:index:Database"];
   const getProjects = schema.functions["neon:index:getProjects"];
+  const getRolePassword = schema.functions["neon:index:getRolePassword"];
 
-  it("names the package neon, with the two resources and the function", () => {
+  it("names the package neon, with the five resources and the two functions (connectionUri, no request, is none)", () => {
     expect(schema.name).toBe("neon");
-    expect(Object.keys(schema.resources).sort()).toEqual(["neon:index:ApiKey", "neon:index:Compute"]);
-    expect(Object.keys(schema.functions)).toEqual(["neon:index:getProjects"]);
+    expect(Object.keys(schema.resources).sort()).toEqual([
+      "neon:index:ApiKey",
+      "neon:index:Branch",
+      "neon:index:Compute",
+      "neon:index:Database",
+      "neon:index:Role",
+    ]);
+    expect(Object.keys(schema.functions).sort()).toEqual(["neon:index:getProjects", "neon:index:getRolePassword"]);
   });
 
   it("carries the package's version, and every example installs the package from this repository as written", () => {
@@ -202,6 +215,48 @@ describe("schema.json agrees with the TypeScript surface", () => {
     for (const name of API_KEY_OUTPUTS) expect(Object.keys(apiKey.properties)).toContain(name);
   });
 
+  it("Branch inputs and outputs match BranchArgs and the class, every BRANCH_OUTPUTS name an output", () => {
+    expect(schemaMembers(branch.inputProperties, branch.requiredInputs)).toEqual(
+      interfaceMembers("provider/branch/resource.ts", "BranchArgs"),
+    );
+    expect(schemaMembers(branch.properties, branch.required)).toEqual(
+      outputMembers("provider/branch/resource.ts", "Branch"),
+    );
+    expect(Object.keys(branch.properties)).toEqual([...BRANCH_OUTPUTS]);
+  });
+
+  it("Role inputs and outputs match RoleArgs and the class, every ROLE_OUTPUTS name an output", () => {
+    expect(schemaMembers(role.inputProperties, role.requiredInputs)).toEqual(
+      interfaceMembers("provider/role/resource.ts", "RoleArgs"),
+    );
+    expect(schemaMembers(role.properties, role.required)).toEqual(outputMembers("provider/role/resource.ts", "Role"));
+    expect(Object.keys(role.properties)).toEqual([...ROLE_OUTPUTS]);
+  });
+
+  it("Database inputs and outputs match DatabaseArgs and the class, every DATABASE_OUTPUTS name an output", () => {
+    expect(schemaMembers(database.inputProperties, database.requiredInputs)).toEqual(
+      interfaceMembers("provider/database/resource.ts", "DatabaseArgs"),
+    );
+    expect(schemaMembers(database.properties, database.required)).toEqual(
+      outputMembers("provider/database/resource.ts", "Database"),
+    );
+    expect(Object.keys(database.properties)).toEqual([...DATABASE_OUTPUTS]);
+  });
+
+  it("getRolePassword inputs and result match GetRolePasswordArgs and GetRolePasswordResult", () => {
+    const file = "provider/role/get-role-password.ts";
+    expect(schemaMembers(getRolePassword.inputs.properties, getRolePassword.inputs.required)).toEqual(
+      interfaceMembers(file, "GetRolePasswordArgs"),
+    );
+    // getRolePasswordOutput takes the same arguments, each an Input.
+    expect(schemaMembers(getRolePassword.inputs.properties, getRolePassword.inputs.required)).toEqual(
+      interfaceMembers(file, "GetRolePasswordOutputArgs"),
+    );
+    expect(schemaMembers(getRolePassword.outputs.properties, getRolePassword.outputs.required)).toEqual(
+      interfaceMembers(file, "GetRolePasswordResult"),
+    );
+  });
+
   it("getProjects inputs, result and project summary match GetProjectsArgs, GetProjectsResult and ProjectSummary", () => {
     const file = "provider/projects/get-projects.ts";
     expect(schemaMembers(getProjects.inputs.properties, getProjects.inputs.required)).toEqual(
@@ -216,19 +271,39 @@ describe("schema.json agrees with the TypeScript surface", () => {
 
   it("enums list exactly the literal values the TypeScript types allow", () => {
     const values = (token: string) => schema.types[token].enum.map((e: any) => e.value);
-    const literals = (member: string) => {
-      const decl = declarationNamed(source("provider/compute/resource.ts"), "ComputeArgs", ts.isInterfaceDeclaration);
+    const literals = (member: string, file = "provider/compute/resource.ts", args = "ComputeArgs") => {
+      const decl = declarationNamed(source(file), args, ts.isInterfaceDeclaration);
       const m = decl.members.find((x) => x.name?.getText() === member) as ts.PropertySignature;
       return [...m.type!.getText().matchAll(/"([^"]+)"/g)].map((x) => x[1]);
     };
     expect(values("neon:index:ComputeType")).toEqual(literals("type"));
     expect(values("neon:index:PoolerMode")).toEqual(literals("poolerMode"));
     expect(values("neon:index:Provisioner")).toEqual(literals("provisioner"));
+    expect(values("neon:index:BranchInitSource")).toEqual(
+      literals("initSource", "provider/branch/resource.ts", "BranchArgs"),
+    );
+    // Every enum is the type of some input.
+    const enums = Object.keys(schema.types).filter((token) => schema.types[token].enum);
+    const used = Object.values<any>(schema.resources).flatMap((r) =>
+      Object.values<any>(r.inputProperties).map((p) => p.$ref?.slice("#/types/".length)),
+    );
+    expect([...new Set(used.filter((token) => enums.includes(token)))].sort()).toEqual([...enums].sort());
   });
 
   it("every property is described", () => {
-    for (const spec of [compute.inputProperties, compute.properties, apiKey.inputProperties, apiKey.properties]) {
-      expectEveryDescribed(spec);
+    for (const resource of [compute, apiKey, branch, role, database]) {
+      expect(resource.description).toMatch(/\S/);
+      expectEveryDescribed(resource.inputProperties);
+      expectEveryDescribed(resource.properties);
+    }
+    for (const fn of Object.values<any>(schema.functions)) {
+      expect(fn.description).toMatch(/\S/);
+      expectEveryDescribed(fn.inputs.properties);
+      expectEveryDescribed(fn.outputs.properties);
+    }
+    for (const type of Object.values<any>(schema.types)) {
+      expect(type.description).toMatch(/\S/);
+      expectEveryDescribed(type.properties ?? {});
     }
     expectEveryDescribed(schema.config.variables);
   });
@@ -245,7 +320,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(sources[0]).toContain(`DEFAULT_API_URL = "${variables.apiUrl.default}"`);
   });
 
-  it("marks the secrets: the apiKey config and ApiKey.key, which the class registers as a secret output", async () => {
+  it("marks the secrets: the apiKey config, ApiKey.key and Role.password (registered as secret outputs) and getRolePassword's password", async () => {
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(schema.config.variables.apiUrl.secret).toBeUndefined();
     const secretOutputs = (spec: any) =>
@@ -254,7 +329,22 @@ describe("schema.json agrees with the TypeScript surface", () => {
         .map(([name]) => name);
     expect(secretOutputs(apiKey)).toEqual(["key"]);
     expect(secretOutputs(compute)).toEqual([]);
+    expect(secretOutputs(branch)).toEqual([]);
+    expect(secretOutputs(role)).toEqual(["password"]);
+    expect(secretOutputs(database)).toEqual([]);
+    expect(secretOutputs(getRolePassword.outputs)).toEqual(["password"]);
+    expect(secretOutputs(getProjects.outputs)).toEqual([]);
+    for (const spec of [compute, apiKey, branch, role, database]) {
+      const secretInputs = Object.values<any>(spec.inputProperties).filter((p) => p.secret);
+      expect(secretInputs).toEqual([]);
+    }
     expect(await registeredSecretOutputs(() => new ApiKey("ci", { keyName: "ci" }))).toEqual(["key"]);
     expect(await registeredSecretOutputs(() => new Compute("db", { projectId: "p", branchId: "br-x" }))).toEqual([]);
+    expect(
+      await registeredSecretOutputs(() => new Role("app", { projectId: "p", branchId: "br-x", name: "app" })),
+    ).toEqual(["password"]);
+    const db = { projectId: "p", branchId: "br-x", name: "appdb", ownerName: "app" };
+    expect(await registeredSecretOutputs(() => new Database("appdb", db))).toEqual([]);
+    expect(await registeredSecretOutputs(() => new Branch("preview", { projectId: "p" }))).toEqual([]);
   });
 });
