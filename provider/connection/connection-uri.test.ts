@@ -58,7 +58,7 @@ describe("formatConnectionUri", () => {
       'the compute\'s host must be a host name (letters, digits, - and .), got "evil.com/x?"',
     );
     expect(attempt({ password: 42 as unknown as string })).toThrow(
-      "connectionUri: password must be a string, got number",
+      "connectionUri: password must be a string (a role with noLogin has none), got number",
     );
     for (const bad of [{ roleName: "" }, { host: "a b" }]) {
       try {
