@@ -1,7 +1,9 @@
 /**
  * The demo with the real Pulumi CLI: the example primary-replica-key deployed against the local emulator, on a
  * throwaway file backend: the plan, `pulumi up`, the stack outputs (secrets hidden), a resize, an up with nothing to
- * do, destroy, with what the service received after each command.
+ * do, destroy, with what the service received after each command. Then, on the same emulator and backend, a preview
+ * branch with its DATABASE_URL (demo-branch.ts): pr-preview as the stack pr-42, its plan, `pulumi up`, the connection
+ * string with the password hidden, an up with nothing to do, destroy.
  *
  * The emulator runs in this process, so every CLI call is spawned asynchronously: a synchronous spawn would
  * block the event loop and the emulator could not answer the program it is waiting for.
@@ -13,11 +15,22 @@ import * as path from "path";
 import { Emulator } from "../emulator";
 import { NeonClient } from "../sdk";
 import { isExecutable } from "../testing/cli";
+import {
+  BRANCH_EXAMPLE,
+  BRANCH_LINES,
+  BRANCH_STACK,
+  branchGone,
+  maskPassword,
+  PR_URL,
+  secondUpNote,
+  weekAhead,
+} from "./demo-branch";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 export const EXAMPLE = "primary-replica-key";
 const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", EXAMPLE);
 const STACK = "neon-demo";
+const BRANCH_EXAMPLE_DIR = path.join(REPO_ROOT, "examples", BRANCH_EXAMPLE);
 
 /** The `pulumi` executable on `searchPath`, if any. */
 export function findPulumi(searchPath = process.env.PATH ?? ""): string | undefined {
@@ -36,20 +49,20 @@ function progress(line: string): void {
 }
 
 /**
- * Runs the CLI in the example's directory; resolves with its stdout (also shown unless captured). A CLI that exits
- * before its stdin is closed makes the write fail (EPIPE): that is no crash, and it fails the command only when the
- * CLI was to read something there (the API key), since then it did not.
+ * Runs the CLI in the example's directory (`cwd`, default primary-replica-key's); resolves with its stdout (also shown
+ * unless captured). A CLI that exits before its stdin is closed makes the write fail (EPIPE): that is no crash, and it
+ * fails the command only when the CLI was to read something there (the API key), since then it did not.
  */
 function pulumi(
   cli: string,
   env: NodeJS.ProcessEnv,
   args: string[],
-  options: { input?: string; capture?: boolean } = {},
+  options: { input?: string; capture?: boolean; cwd?: string } = {},
 ) {
   const command = `pulumi ${args.slice(0, 2).join(" ")}`;
   return new Promise<string>((resolve, reject) => {
     const child = spawn(cli, args, {
-      cwd: EXAMPLE_DIR,
+      cwd: options.cwd ?? EXAMPLE_DIR,
       env,
       stdio: ["pipe", options.capture ? "pipe" : "inherit", "inherit"],
     });
@@ -156,6 +169,51 @@ async function deploy(cli: string, emulator: Emulator, backendDir: string): Prom
   }
 }
 
+/**
+ * The second chapter: a preview branch with its DATABASE_URL (demo-branch.ts), the stack pr-42 of pr-preview on the
+ * same backend; then the stack is removed, and its config file with it, whatever happened. The connection string is
+ * read with `--show-secrets` (captured, never shown) and printed with its password hidden.
+ */
+async function previewBranch(cli: string, emulator: Emulator, backendDir: string): Promise<void> {
+  const env = cliEnv(cli, backendDir);
+  const cwd = BRANCH_EXAMPLE_DIR;
+  const run = (args: string[], input?: string) => pulumi(cli, env, args, { input, cwd });
+  const narrate = async (line: string, args: string[]) => {
+    progress(`$ pulumi ${args.join(" ")}   (${line})`);
+    const mark = emulator.requests.length;
+    await run(args);
+    const sent = emulator.requests.slice(mark);
+    progress(requestSummary(sent));
+    return sent;
+  };
+  progress(BRANCH_LINES.intro);
+  await run(["stack", "init", BRANCH_STACK]);
+  try {
+    await run(["config", "set", "neon:apiUrl", emulator.baseUrl]);
+    await run(["config", "set", "--secret", "neon:apiKey"], emulator.apiKey); // from stdin: never in a process list
+    await run(["config", "set", "projectId", emulator.projectId]);
+    const expiresAt = weekAhead();
+    progress(`$ pulumi config set expiresAt ${expiresAt}   (${BRANCH_LINES.expiresAt})`);
+    await run(["config", "set", "expiresAt", expiresAt]);
+    progress(`$ pulumi config set prUrl ${PR_URL}   (${BRANCH_LINES.prUrl})`);
+    await run(["config", "set", "prUrl", PR_URL]);
+    await narrate(BRANCH_LINES.preview, ["preview"]);
+    await narrate(BRANCH_LINES.up, ["up", "--yes", "--skip-preview"]);
+    progress(`$ pulumi stack output databaseUrl --show-secrets   (${BRANCH_LINES.output})`);
+    const url = await pulumi(cli, env, ["stack", "output", "databaseUrl", "--show-secrets"], { capture: true, cwd });
+    progress(`DATABASE_URL=${maskPassword(url.trim())}`);
+    const note = secondUpNote(await narrate(BRANCH_LINES.again, ["up", "--yes", "--skip-preview"]));
+    if (note) progress(note);
+  } finally {
+    await narrate(BRANCH_LINES.destroy, ["destroy", "--yes", "--skip-preview"]).catch((error) =>
+      progress(`destroy failed: ${error.message}`),
+    );
+    await run(["stack", "rm", "--yes"]).catch((error) => progress(`stack rm failed: ${error.message}`));
+    fs.rmSync(path.join(BRANCH_EXAMPLE_DIR, `Pulumi.${BRANCH_STACK}.yaml`), { force: true });
+  }
+  progress(await branchGone(emulator));
+}
+
 /** `pulumi stack output --json`'s answer, checked: a CLI that printed no outputs did not deploy the example. */
 function stackOutputs(json: string): string {
   let outputs: unknown;
@@ -177,6 +235,7 @@ export async function runWithCli(cli: string, emulator: Emulator): Promise<void>
     progress(`the example ${EXAMPLE} through the Pulumi CLI ${cli}`);
     progress(`against the emulator at ${emulator.baseUrl}, project ${emulator.projectId}`);
     await deploy(cli, emulator, backendDir);
+    await previewBranch(cli, emulator, backendDir);
   } finally {
     fs.rmSync(backendDir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 /**
  * `npm run demo`: the example primary-replica-key (a primary compute, a read replica, a CI API key) against the local
- * emulator.
+ * emulator, then, on the same emulator, a preview branch with its DATABASE_URL: the example pr-preview as the stack
+ * pr-42 (demo-branch.ts).
  *
  * With a Pulumi CLI (built by `npm run pulumi:install`, or on PATH) it runs the real `pulumi` (demo-cli.ts). Without
  * one, which is the usual case for a newcomer, or with `--local`, it runs the same example through the local engine

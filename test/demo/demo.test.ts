@@ -1,8 +1,10 @@
 /**
  * `npm run demo` on a machine without the Pulumi CLI: it runs the example primary-replica-key through the local engine against the
  * emulator and tells the whole story (plan, up, outputs with the key hidden and the project it is limited to, a
- * resize that the preview warns about and that is one PATCH, an up that changes nothing, destroy), says so in its
- * first line, exits 0 and leaves nothing running. With `--quiet`, only each command's summary.
+ * resize that the preview warns about and that is one PATCH, an up that changes nothing, destroy), then a preview
+ * branch with its DATABASE_URL (pr-preview as the stack pr-42: plan, up, the connection string with its password
+ * hidden, an up whose one read is the program's, destroy), says so in its first line, exits 0 and leaves nothing
+ * running. With `--quiet`, only each command's summary.
  */
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
@@ -13,15 +15,54 @@ import { REPO_ROOT } from "../plugin/world";
 
 const SCRIPT = path.join(REPO_ROOT, "dist", "scripts", "demo.js");
 
+// A run of the demo (two chapters) takes about 20 s, and the test on a terminal runs it twice.
+jest.setTimeout(240_000);
+
 /** PATH without any directory that holds a `pulumi` executable. */
 function pathWithoutPulumi(): string {
   const dirs = (process.env.PATH ?? "").split(path.delimiter);
   return dirs.filter((dir) => !findPulumi(dir)).join(path.delimiter);
 }
 
+/**
+ * A module for `node -r`: the demo's emulator keeps its world in `stateFile`, whose companion
+ * (`<stateFile>.passwords`) then holds every role password the emulator had, for the test to look for in the output.
+ */
+function passwordHook(dir: string, stateFile: string): string {
+  const hook = path.join(dir, "emulator-state-hook.js");
+  const emulator = path.join(REPO_ROOT, "dist", "emulator", "index.js");
+  fs.writeFileSync(
+    hook,
+    `const emulator = require(${JSON.stringify(emulator)});\n` +
+      "const start = emulator.startEmulator;\n" +
+      `emulator.startEmulator = (options) => start({ ...options, stateFile: ${JSON.stringify(stateFile)} });\n`,
+  );
+  return hook;
+}
+
+/** Every role password in the companion of the emulator's state file. */
+function rolePasswords(stateFile: string): string[] {
+  const byBranch = JSON.parse(fs.readFileSync(`${stateFile}.passwords`, "utf8")) as Record<
+    string,
+    Record<string, string>
+  >;
+  return Object.values(byBranch).flatMap((roles) => Object.values(roles));
+}
+
+/** The steps in order: each found after the one before. */
+function expectInOrder(text: string, steps: RegExp[]): void {
+  let from = 0;
+  for (const step of steps) {
+    const at = text.slice(from).search(step);
+    expect({ step: String(step), found: at >= 0 }).toEqual({ step: String(step), found: true });
+    from += at + 1;
+  }
+}
+
 function runDemo(
   args: string[] = [],
   extraEnv: NodeJS.ProcessEnv = {},
+  nodeArgs: string[] = [],
 ): Promise<{ code: number | null; signal: string | null; output: string }> {
   // PULUMI_CLI_ROOT="" hides the CLI that npm run pulumi:install builds: this is a machine without one.
   const env = {
@@ -33,7 +74,7 @@ function runDemo(
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], { cwd: REPO_ROOT, env });
+    const child = spawn(process.execPath, [...nodeArgs, SCRIPT, ...args], { cwd: REPO_ROOT, env });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -46,9 +87,45 @@ function runDemo(
   });
 }
 
+/**
+ * The second chapter's changes: the up makes the branch, a compute and a database on the branch; destroy deletes
+ * them; and the branch the destroy deletes is the one the up made.
+ */
+function expectChapterRequests(chapter: string): void {
+  const changes = [...chapter.matchAll(/^demo: requests sent: 3 changes \(([^)]*)\), \d+ reads$/gm)].map((m) =>
+    m[1].split(", ").sort(),
+  );
+  expect(changes).toHaveLength(2);
+  const [made, deleted] = changes;
+  expect(made).toEqual([
+    expect.stringMatching(/^POST \/projects\/[a-z0-9-]+\/branches$/),
+    expect.stringMatching(/^POST \/projects\/[a-z0-9-]+\/branches\/br-[a-z0-9-]+\/databases$/),
+    expect.stringMatching(/^POST \/projects\/[a-z0-9-]+\/endpoints$/),
+  ]);
+  const branch = /branches\/(br-[a-z0-9-]+)\/databases/.exec(made[1])![1];
+  expect(deleted).toEqual([
+    expect.stringMatching(new RegExp(`^DELETE /projects/[a-z0-9-]+/branches/${branch}$`)),
+    expect.stringMatching(new RegExp(`^DELETE /projects/[a-z0-9-]+/branches/${branch}/databases/app$`)),
+    expect.stringMatching(/^DELETE \/projects\/[a-z0-9-]+\/endpoints\/ep-[a-z0-9-]+$/),
+  ]);
+  const branches = /^demo: the project's branches: (.*) \(pr-42 is gone\)$/m.exec(chapter)![1].split(", ");
+  expect(branches).toContain("main");
+  expect(branches).not.toContain("pr-42");
+}
+
 describe("demo without the Pulumi CLI", () => {
   it("runs the example through the local engine, telling the whole story, and exits 0", async () => {
-    const { code, signal, output } = await runDemo();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-test-"));
+    const stateFile = path.join(dir, "emulator.json");
+    let run: Awaited<ReturnType<typeof runDemo>>;
+    let passwords: string[];
+    try {
+      run = await runDemo([], {}, ["-r", passwordHook(dir, stateFile)]);
+      passwords = rolePasswords(stateFile);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const { code, signal, output } = run;
     expect(signal).toBeNull(); // ended by itself: the emulator was closed, nothing kept the process alive
     expect(code).toBe(0);
     const lines = output.split("\n");
@@ -72,7 +149,7 @@ describe("demo without the Pulumi CLI", () => {
       /^Resources: 4 unchanged \(up: done\)$/m,
       /requests sent: none/,
       /^Resources: 4 deleted \(destroy: done\)$/m,
-      /^demo: done$/m,
+      /^demo: next, a preview branch with its DATABASE_URL/m,
     ];
     let from = 0;
     for (const step of story) {
@@ -84,6 +161,39 @@ describe("demo without the Pulumi CLI", () => {
     expect(output).not.toContain("pulumi:providers"); // the default provider's steps are internal
     // No API key (the emulator's or the created one: 64 characters of [A-Za-z0-9_-]) is ever printed.
     expect(output).not.toMatch(/[A-Za-z0-9_-]{64}/);
+
+    // The second chapter: a preview branch with its DATABASE_URL.
+    const chapter = output.slice(output.indexOf("demo: next, a preview branch"));
+    expectInOrder(chapter, [
+      /^demo: next, a preview branch with its DATABASE_URL: the example pr-preview as the stack pr-42$/m,
+      /^demo: \$ pulumi config set expiresAt \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ /m,
+      /^demo: \$ pulumi preview {3}\(4 to create: the stack, the branch pr-42, its compute and database/m,
+      /^ \+ neon:Branch +preview +create$/m,
+      /^Resources: 4 to create \(preview: done\)$/m,
+      /^demo: requests sent: none$/m,
+      /^demo: \$ pulumi up --yes --skip-preview {3}\(the branch pr-42, a compute and a database on it\)$/m,
+      /^ \+ neon:Branch +preview +created$/m,
+      /^ {4}databaseUrl +: "\[secret\]"$/m,
+      /^Resources: 4 created \(up: done\)$/m,
+      /^demo: requests sent: 3 changes \(POST [^)]*\), \d+ reads$/m,
+      /^demo: \$ pulumi stack output databaseUrl --show-secrets /m,
+      /^demo: DATABASE_URL=postgresql:\/\/neondb_owner:\*{4}@ep-[a-z0-9-]+\.[a-z0-9.-]+\.neon\.tech\/app\?sslmode=require$/m,
+      /^demo: \$ pulumi up --yes --skip-preview {3}\(again: nothing to do\)$/m,
+      /^Resources: 4 unchanged \(up: done\)$/m,
+      /^demo: requests sent: 0 changes, 1 read$/m,
+      /^demo: the one read is the program's getRolePasswordOutput/m,
+      /^demo: \$ pulumi destroy --yes --skip-preview /m,
+      /^Resources: 4 deleted \(destroy: done\)$/m,
+      /^demo: requests sent: 3 changes \(DELETE [^)]*\), \d+ reads$/m,
+      /^demo: the project's branches: .* \(pr-42 is gone\)$/m,
+      /^demo: done$/m,
+    ]);
+    expectChapterRequests(chapter);
+    // The only connection string printed is the masked one; no role password appears anywhere.
+    expect(output.match(/postgres(ql)?:\/\/\S*/g)).toEqual([expect.stringContaining("neondb_owner:****@")]);
+    expect(passwords.length).toBeGreaterThan(0);
+    for (const password of passwords) expect(output).not.toContain(password);
+    expect(fs.existsSync(path.join(REPO_ROOT, "examples", "pr-preview", "Pulumi.pr-42.yaml"))).toBe(false);
   });
 
   it("with --quiet prints what it is, then only each command's summary", async () => {
@@ -93,7 +203,8 @@ describe("demo without the Pulumi CLI", () => {
     expect(lines[0]).toMatch(/^demo: no Pulumi CLI found: /);
     expect(lines[1]).toMatch(/^demo: \(pulumi-neon-dynamic\/testing: /);
     expect(lines.slice(2, -1).every((line) => line.startsWith("Resources: "))).toBe(true);
-    expect(lines.slice(2, -1)).toHaveLength(6); // preview, up, preview, up, up, destroy
+    // primary-replica-key: preview, up, preview, up, up, destroy; pr-preview: preview, up, up, destroy.
+    expect(lines.slice(2, -1)).toHaveLength(10);
     expect(lines[lines.length - 1]).toBe("demo: done");
   });
 
