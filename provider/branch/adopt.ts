@@ -22,8 +22,21 @@ import { updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
 
+/**
+ * Branches this plugin process adopted. One process serves a whole deployment, so the Delete of another resource's
+ * state that held the branch (a resource moved under a new parent without an alias, then given adoptId: the engine
+ * creates the new URN, which adopts, then deletes the old one) comes here after the adoption, and must not delete it.
+ */
+const adoptedHere = new Set<string>();
+
 /** Takes the branch `inputs.adoptId` under management (again, for a replacement: see the module's doc). */
 export async function adoptBranch(inputs: Props): Promise<Created> {
+  const adopted = await adopt(inputs);
+  adoptedHere.add(adopted.branch.id);
+  return adopted;
+}
+
+async function adopt(inputs: Props): Promise<Created> {
   const projectId = String(inputs.projectId);
   const id = String(inputs.adoptId);
   const found = await getForAdoption(projectId, id);
@@ -106,6 +119,13 @@ export function adoptionWarnings(olds: Props, news: Props): string[] {
 
 /** Why Delete leaves the branch `id` on the service, or undefined to delete it (see the module's doc). */
 export function keptOnDelete(id: string, props: Props): string | undefined {
+  if (props.adoptId !== id && adoptedHere.has(id)) {
+    return (
+      `${labelOf(id, props)} was not deleted: another resource of this update adopted it (adoptId ${id}), and manages ` +
+      `it from now on; this resource's state is dropped. (A resource moved under a new parent is best given an alias ` +
+      `to its old place: it then keeps its branch without adoptId.)`
+    );
+  }
   if (props.adoptId !== id) return undefined;
   return (
     `${labelOf(id, props)} was not deleted: it was adopted, and its state still records adoptId ${id}. While ` +

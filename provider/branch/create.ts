@@ -132,15 +132,19 @@ async function unpark(projectId: string, old: Branch, name: string): Promise<voi
 
 /** The refusal of a name another branch has (the service's 409, or the check before creating). */
 function nameTaken(inputs: Props, existing: Branch): string {
+  const id = existing.id;
   return (
-    `a branch named ${JSON.stringify(existing.name)} already exists in project ${String(inputs.projectId)}: ` +
-    `${existing.id}. Pulumi does not take over an existing branch by accident: to manage that branch with this ` +
-    `resource, set adoptId: "${existing.id}"; otherwise choose another name (the name input; it defaults to the ` +
-    `resource's name). If ${existing.id} is this resource's own branch: for pulumi up --replace (Pulumi creates the ` +
-    `new branch before deleting the old one, and tells the provider nothing of the old one), give the branch a new ` +
-    `name in the same up, or replace it with a new value of the resource option replacementTrigger instead (the old ` +
-    `branch then gives up its name); if the resource was renamed or moved under a new parent, give it an alias to ` +
-    `its old name or place. Nothing was created.`
+    `a branch named ${JSON.stringify(existing.name)} already exists in project ${String(inputs.projectId)}: ${id}. ` +
+    `Pulumi does not take over an existing branch by accident. Which case is yours? ` +
+    `(1) The resource was renamed or moved under a new parent: give it an alias to its old name or place ` +
+    `(aliases: [{ parent: <the old parent> }], or pulumi.rootStackResource if it had none); it then keeps its branch. ` +
+    `(2) pulumi up --replace of this resource (Pulumi creates the new branch before deleting the old one, and tells ` +
+    `the provider nothing of the old one): give the branch a new name in the same up, or use a new value of the ` +
+    `resource option replacementTrigger instead (the old branch then gives up its name). ` +
+    `(3) An interrupted pulumi up created it (Pulumi warned of a pending create), or it was made outside Pulumi and ` +
+    `this resource should manage it: set adoptId: "${id}" (remove it after the next up). ` +
+    `(4) It is another branch: choose another name (the name input; it defaults to the resource's name). ` +
+    `Nothing was created.`
   );
 }
 

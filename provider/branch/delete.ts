@@ -49,7 +49,8 @@ export function refusalOf(branch: Branch, branches: Branch[], props: Props): str
   if (branch.default) {
     return (
       `${which} is the project's default branch, and Neon does not delete a default branch. Nothing was deleted. ` +
-      `Make another branch the default in the Neon console first, or let go of this one. ${LET_GO}`
+      `${LET_GO} (Only if this branch's data is truly to go: make another branch the default in the Neon console, ` +
+      `then delete it.)`
     );
   }
   if (!branch.parent_id && branch.init_source !== "schema-only") {
@@ -72,7 +73,7 @@ export function refusalOf(branch: Branch, branches: Branch[], props: Props): str
 }
 
 function describeBranch(branch: Branch, props: Props): string {
-  return `${labelOf(branch.id, props)}, named ${JSON.stringify(branch.name)},`.replace(/,$/, "");
+  return `${labelOf(branch.id, props)} named ${JSON.stringify(branch.name)}`;
 }
 
 /** Computes still on the branch are deleted with it: say which (they are not this stack's, or declare no dependency). */

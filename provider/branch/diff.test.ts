@@ -136,8 +136,17 @@ describe("changeWarnings", () => {
     expect(changeWarnings(ID, olds, news, planBranchChange(olds, news))).toEqual([
       `Branch "dev" (${ID}) will be reset from its parent ${PARENT}: resetTriggers changed. The branch takes its ` +
         "parent's latest data: every change made on it since it was created or last reset is discarded, and the open " +
-        "connections of its computes drop (a running compute restarts).",
+        "connections of its computes drop (a running compute restarts). Its roles and databases become its " +
+        "parent's: a Role or Database this stack made on the branch (not inherited) is gone after the reset, and a " +
+        "role's password is the parent's again; run pulumi up --refresh after this up to make them again.",
     ]);
+  });
+
+  it("a change of annotations says Neon documents no way to change them, before the update can fail", () => {
+    const news = { ...same, annotations: { pr: "43" } };
+    const [warning] = changeWarnings(ID, olds, news, planBranchChange(olds, news));
+    expect(warning).toContain(`Branch "dev" (${ID}): its annotations change. Neon documents no way`);
+    expect(warning).toContain("a new value of the resource option replacementTrigger");
   });
 
   it("an update of the name, protection or expiry warns of nothing", () => {

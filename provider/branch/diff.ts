@@ -128,11 +128,36 @@ export function changeWarnings(id: string, olds: Props, news: Props, plan: Branc
         protectedNote,
     ];
   }
-  if (!plan.reset) return [];
+  const warnings: string[] = [];
+  if (plan.patch.includes("annotations")) warnings.push(annotationsWarning(label));
+  if (plan.reset) warnings.push(resetWarning(label, olds));
+  return warnings;
+}
+
+/**
+ * A reset replaces the branch's data with its parent's, and roles and databases live in it (Neon's docs, Reset from
+ * parent: the branch's roles and databases become the parent's; emulator/README.md). The provider cannot see which
+ * resources stand on the branch, so the warning says what a stack must do for its own.
+ */
+function resetWarning(label: string, olds: Props): string {
   const parent = typeof olds.parentId === "string" ? ` ${olds.parentId}` : "";
-  return [
+  return (
     `${label} will be reset from its parent${parent}: resetTriggers changed. The branch takes its parent's latest ` +
-      `data: every change made on it since it was created or last reset is discarded, and the open connections of ` +
-      `its computes drop (a running compute restarts).`,
-  ];
+    `data: every change made on it since it was created or last reset is discarded, and the open connections of ` +
+    `its computes drop (a running compute restarts). Its roles and databases become its parent's: a Role or Database ` +
+    `this stack made on the branch (not inherited) is gone after the reset, and a role's password is the parent's ` +
+    `again; run pulumi up --refresh after this up to make them again.`
+  );
+}
+
+/**
+ * Neon documents no way to change a branch's annotations after its creation (OpenAPI BranchUpdateRequest has none;
+ * update.ts sends them beside the PATCH and reads the branch back): said in the preview, before the update can fail.
+ */
+function annotationsWarning(label: string): string {
+  return (
+    `${label}: its annotations change. Neon documents no way to change a branch's annotations after it is created: ` +
+    `the update sends them and reads the branch back, and fails, saying so, if the service did not apply them. To ` +
+    `change them for sure, replace the branch (a new value of the resource option replacementTrigger).`
+  );
 }

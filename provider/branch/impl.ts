@@ -15,7 +15,7 @@ import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
 import { changeWarnings, labelOf, planBranchChange } from "./diff";
 import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./mapping";
-import { noteHeld, noteReplaced } from "./replacing";
+import { noteHeld, noteSeen } from "./replacing";
 import { failedUpdate, updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
@@ -70,7 +70,7 @@ export function protectionWarnings(olds: Props, news: Props): string[] {
 /** Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses. */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planBranchChange(olds, news);
-  if (plan.replaces.length > 0) noteReplaced(id, olds);
+  noteSeen(id, olds);
   if (checked.has(stableJson(news))) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
 }

@@ -7,7 +7,7 @@
  * default name is the resource's) would meet its own old branch. Create gets no old state, but the same process saw it
  * first: the engine checks a registration with its old inputs before it replaces it for a diff or a new
  * `replacementTrigger`, and a Diff that plans a replacement has the old branch's id (pulumi/pulumi step_generator.go,
- * generateSteps and generateStepsFromDiff). Create takes the name over (renaming the old branch out of the way) only
+ * generateSteps and generateStepsFromDiff; every Diff notes the id). Create takes the name over (renaming the old branch out of the way) only
  * from a branch this resource holds: same project, resource name and branch name, and the id Diff saw when it saw
  * one. Anything else with the name is refused, naming it (create.ts). A targeted `pulumi up --replace` is the one
  * replacement the provider cannot see: the engine then checks the inputs without the old ones and calls no Diff, so
@@ -22,7 +22,7 @@ type Props = Record<string, unknown>;
 interface Held {
   /** The branch name the state holds for the resource (its old inputs'). */
   name: unknown;
-  /** The id of the branch, when a Diff of this process planned its replacement. */
+  /** The id of the branch, when a Diff of this process saw it (a replacement the engine decides, too). */
   id?: string;
 }
 
@@ -37,8 +37,12 @@ export function noteHeld(olds: Props): void {
   held.set(key, { ...held.get(key), name: olds.name });
 }
 
-/** Diff planned a replacement of branch `id` (old outputs `olds`). */
-export function noteReplaced(id: string, olds: Props): void {
+/**
+ * Diff saw branch `id` (old outputs `olds`). Noted for every Diff, not only one that plans a replacement: the engine
+ * replaces for a new `replacementTrigger` whatever the Diff says, and without the id a branch that took the old name
+ * meanwhile (the old one renamed outside Pulumi, another made with its name) would pass for this resource's own.
+ */
+export function noteSeen(id: string, olds: Props): void {
   if (olds.resourceName === undefined) return;
   const key = keyOf(olds.projectId, olds.resourceName);
   held.set(key, { name: held.get(key)?.name ?? olds.name, id });

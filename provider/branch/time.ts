@@ -55,7 +55,9 @@ export function spanOf(ms: number): string {
   ];
   for (const [size, unit] of units) {
     const n = Math.floor(Math.abs(ms) / size);
-    if (n >= 1) return `${n} ${unit}${n === 1 ? "" : "s"}`;
+    if (n < 1) continue;
+    const hours = unit === "day" ? Math.floor((Math.abs(ms) % size) / 3_600_000) : 0;
+    return `${n} ${unit}${n === 1 ? "" : "s"}${hours > 0 ? ` ${hours} hour${hours === 1 ? "" : "s"}` : ""}`;
   }
   return `${Math.floor(Math.abs(ms) / 1000)} seconds`;
 }

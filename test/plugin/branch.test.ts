@@ -172,7 +172,10 @@ describe("updating a branch: one PATCH each, then nothing", () => {
     expect(preview.warnings).toContainEqual(
       `Branch "upd" (${subject.id()}) will be reset from its parent ${world.branches.dev}: resetTriggers changed. ` +
         "The branch takes its parent's latest data: every change made on it since it was created or last reset is " +
-        "discarded, and the open connections of its computes drop (a running compute restarts).",
+        "discarded, and the open connections of its computes drop (a running compute restarts). Its roles and " +
+        "databases become its parent's: a Role or Database this stack made on the branch (not inherited) is gone " +
+        "after the reset, and a role's password is the parent's again; run pulumi up --refresh after this up to " +
+        "make them again.",
     );
     const up = ok(await subject.stack.up());
     expect(writes(up)).toEqual([`POST ${branchesPath()}/${subject.id()}/restore`]);
@@ -311,11 +314,12 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
     ok(await stack.destroy({ skipPreview: true }));
   });
 
-  it("a resource moved under a new parent without an alias is a new resource: its create is refused by name", async () => {
-    const where = { parented: false };
+  it("a resource moved under a new parent without an alias: its create is refused by name; then adoptId keeps the branch", async () => {
+    const where: { parented: boolean; adoptId?: string } = { parented: false };
     const stack = world.stack(() => {
       const parent = where.parented ? { parent: new Branch("holder", { projectId: world.projectId }) } : {};
-      return { id: new Branch("moved", { projectId: world.projectId }, parent).branchId };
+      const args = { projectId: world.projectId, ...(where.adoptId ? { adoptId: where.adoptId } : {}) };
+      return { id: new Branch("moved", args, parent).branchId };
     });
     ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
@@ -323,10 +327,19 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
     const up = await stack.up({ skipPreview: true });
     expect(up.error?.message).toContain(`a branch named "moved" already exists in project ${world.projectId}: ${old}`);
     expect(up.error?.message).toContain(
-      "if the resource was renamed or moved under a new parent, give it an alias to its old name or place",
+      "(1) The resource was renamed or moved under a new parent: give it an alias to its old name or place",
     );
     expect(writes(up).filter((w) => w.startsWith("PATCH"))).toEqual([]); // the other's branch is not touched
-    where.parented = false;
+    // Found by a review: following the message's adoptId (case 3) for this case deleted the branch, the old URN's
+    // Delete coming after the new one adopted it. The same process now keeps it.
+    where.adoptId = old;
+    const adopted = ok(await stack.up({ skipPreview: true }));
+    expect(writes(adopted).filter((w) => w.startsWith("DELETE"))).toEqual([]);
+    expect(adopted.warnings.join("\n")).toContain(`another resource of this update adopted it (adoptId ${old})`);
+    expect(outputs(stack).id).toBe(old);
+    expect(await namesOnService()).toContain("moved");
+    delete where.adoptId;
+    ok(await stack.up({ skipPreview: true }));
     ok(await stack.destroy({ skipPreview: true }));
     expect(await namesOnService()).not.toContain("moved");
   });
@@ -337,7 +350,7 @@ describe("deleting a branch: refusals send no DELETE and name the branch", () =>
     const { stack, declared, id } = branchStack("keep", { protected: true });
     ok(await stack.up({ skipPreview: true }));
     const destroy = await stack.destroy();
-    expect(destroy.error?.message).toContain(`Branch "keep" (${id()}), named "keep" is protected`);
+    expect(destroy.error?.message).toContain(`Branch "keep" (${id()}) named "keep" is protected`);
     expect(destroy.error?.message).toContain("Set protected: false and run pulumi up");
     expect(writes(destroy)).toEqual([]);
     declared.args = { protected: false };
@@ -364,7 +377,7 @@ describe("deleting a branch: refusals send no DELETE and name the branch", () =>
     declared.args = {};
     ok(await stack.up({ skipPreview: true })); // adoptId removed: recorded, nothing sent
     const destroy = await stack.destroy();
-    expect(destroy.error?.message).toContain(`(${world.branches.main}), named "main" is the project's default branch`);
+    expect(destroy.error?.message).toContain(`(${world.branches.main}) named "main" is the project's default branch`);
     expect(destroy.error?.message).toContain("pulumi state delete <its URN>");
     expect(destroy.error?.message).toContain("retainOnDelete: true");
     expect(writes(destroy)).toEqual([]);
@@ -414,9 +427,9 @@ describe("adoption: by adoptId, never by accident", () => {
     const up = await stack.up();
     expect(up.error?.message).toContain(
       `a branch named "staging" already exists in project ${world.projectId}: ${world.branches.staging}. Pulumi ` +
-        `does not take over an existing branch by accident: to manage that branch with this resource, set adoptId: ` +
-        `"${world.branches.staging}"`,
+        `does not take over an existing branch by accident.`,
     );
+    expect(up.error?.message).toContain(`this resource should manage it: set adoptId: "${world.branches.staging}"`);
     expect(writes(up)).toEqual([]);
   });
 
