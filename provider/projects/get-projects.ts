@@ -4,7 +4,8 @@
  * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigSource, NeonClient, NeonError, Project, resolveConfig } from "../../sdk";
+import { NeonError, Project } from "../../sdk";
+import { programClient } from "../shared/program-client";
 
 export interface GetProjectsArgs {
   /** Only projects whose name or id contains this text. */
@@ -41,8 +42,7 @@ export const LIST_REFUSED =
 
 /** Lists every project matching `args`, walking all pages. */
 export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
-  const { apiKey, apiUrl } = resolveConfig(undefined, programConfig, process.env);
-  const client = new NeonClient({ apiKey, apiUrl });
+  const client = programClient();
   const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId }).catch((error) => {
     throw error instanceof NeonError && error.status === 403 ? new Error(LIST_REFUSED, { cause: error }) : error;
   });
@@ -59,14 +59,6 @@ export interface GetProjectsOutputArgs {
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Output<GetProjectsResult> {
   return pulumi.output(args).apply((resolved) => getProjects(resolved));
 }
-
-/** The program's stack configuration, looked up by full key (`neon:apiKey`) like the plugin's. */
-const programConfig: ConfigSource = {
-  get(key) {
-    const separator = key.indexOf(":");
-    return new pulumi.Config(key.slice(0, separator)).get(key.slice(separator + 1));
-  },
-};
 
 function toSummary(project: Project): ProjectSummary {
   const summary: ProjectSummary = { id: project.id, name: project.name, regionId: project.region_id };

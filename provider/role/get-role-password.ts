@@ -9,7 +9,7 @@
  * program puts it. Errors never hold the password (the client redacts it: sdk/errors.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigSource, NeonClient, resolveConfig } from "../../sdk";
+import { programClient } from "../shared/program-client";
 import { errorKind } from "../shared/errors";
 
 export interface GetRolePasswordArgs {
@@ -37,8 +37,7 @@ export interface GetRolePasswordResult {
 export async function getRolePassword(args: GetRolePasswordArgs): Promise<GetRolePasswordResult> {
   const problem = argsProblem(args);
   if (problem) throw new Error(`getRolePassword: ${problem}`);
-  const { apiKey, apiUrl } = resolveConfig(undefined, programConfig, process.env);
-  const client = new NeonClient({ apiKey, apiUrl });
+  const client = programClient();
   try {
     return { password: await client.roles.revealPassword(args.projectId, args.branchId, args.roleName) };
   } catch (error) {
@@ -119,11 +118,3 @@ export async function explainRevealError(
   }
   return fail(`reading the password of role ${roleName} of branch ${branchId} failed: ${said}`);
 }
-
-/** The program's stack configuration, looked up by full key (`neon:apiKey`) like the plugin's (get-projects.ts). */
-const programConfig: ConfigSource = {
-  get(key) {
-    const separator = key.indexOf(":");
-    return new pulumi.Config(key.slice(0, separator)).get(key.slice(separator + 1));
-  },
-};
