@@ -113,7 +113,7 @@ export function adoptionWarnings(olds: Props, news: Props): string[] {
   return [
     `${label}: adoptId only acts on the first up; remove it from the program (the next up records that and sends ` +
       `nothing). While it stays, Pulumi never deletes branch ${news.adoptId}: pulumi destroy or removing the ` +
-      `resource leaves it on the service.`,
+      `resource leaves it on the service. Keep it for the project's default branch, which Neon never deletes.`,
   ];
 }
 

@@ -1,6 +1,7 @@
 import { UNKNOWN } from "../shared/unknown";
 import { checkBranchInputs, checkResetProtected } from "./check";
-import { protectionWarnings, withDefaultName } from "./impl";
+import { withDefaultName } from "./impl";
+import { withServiceProtection } from "./resource";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };
@@ -110,11 +111,23 @@ describe("the name's default", () => {
   });
 });
 
-describe("protectionWarnings", () => {
-  it("says once, when protection is set, that Pulumi's protect option is what stops a destroy first", () => {
-    const [warning] = protectionWarnings({}, { resourceName: "prod", protected: true });
-    expect(warning).toMatch(/Branch "prod": protected: true .* give the resource Pulumi's option protect: true/);
-    expect(protectionWarnings({ protected: true }, { protected: true })).toEqual([]);
-    expect(protectionWarnings({}, { protected: false })).toEqual([]);
+describe("withServiceProtection: protected: true brings Pulumi's protect option", () => {
+  it("adds protect: true for a plain true, and only then", () => {
+    expect(withServiceProtection({ protected: true }, undefined)).toEqual({ protect: true });
+    expect(withServiceProtection({ protected: true }, { ignoreChanges: ["name"] })).toEqual({
+      ignoreChanges: ["name"],
+      protect: true,
+    });
+    expect(withServiceProtection({ protected: false }, undefined)).toBeUndefined();
+    expect(withServiceProtection({}, { retainOnDelete: true })).toEqual({ retainOnDelete: true });
+  });
+  it("not for an adopted branch, which Pulumi never deletes", () => {
+    expect(withServiceProtection({ protected: true, adoptId: "br-a-1" }, undefined)).toBeUndefined();
+  });
+  it("leaves an explicit protect as the program set it", () => {
+    expect(withServiceProtection({ protected: true }, { protect: false })).toEqual({ protect: false });
+  });
+  it("cannot read an Output or a Promise: no option added", () => {
+    expect(withServiceProtection({ protected: Promise.resolve(true) }, undefined)).toBeUndefined();
   });
 });

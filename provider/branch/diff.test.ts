@@ -149,6 +149,16 @@ describe("changeWarnings", () => {
     expect(warning).toContain("a new value of the resource option replacementTrigger");
   });
 
+  it("adoptId removed from the project's default branch: says Neon never deletes it, and to keep adoptId", () => {
+    const main = { ...olds, default: true, adoptId: ID };
+    const news = { ...same, adoptId: undefined };
+    const [warning] = changeWarnings(ID, main, news, planBranchChange(main, news));
+    expect(warning).toContain(`Branch "dev" (${ID}) is the project's default branch (${ID}), which Neon never deletes`);
+    expect(warning).toContain(`Keep adoptId: ${ID}`);
+    expect(changeWarnings(ID, { ...olds, adoptId: ID }, news, planBranchChange(olds, news))).toEqual([]);
+    expect(changeWarnings(ID, main, { ...same, adoptId: ID }, planBranchChange(main, same))).toEqual([]);
+  });
+
   it("an update of the name, protection or expiry warns of nothing", () => {
     const news = { ...same, name: "x", protected: true };
     expect(changeWarnings(ID, olds, news, planBranchChange(olds, news))).toEqual([]);

@@ -129,9 +129,28 @@ export function changeWarnings(id: string, olds: Props, news: Props, plan: Branc
     ];
   }
   const warnings: string[] = [];
+  if (lettingGoOfDefault(olds, news)) warnings.push(defaultBranchWarning(label, String(olds.adoptId)));
   if (plan.patch.includes("annotations")) warnings.push(annotationsWarning(label));
   if (plan.reset) warnings.push(resetWarning(label, olds));
   return warnings;
+}
+
+/** `adoptId` removed from the project's default branch (the state's record says `default`). */
+const lettingGoOfDefault = (olds: Props, news: Props) =>
+  olds.default === true && typeof olds.adoptId === "string" && typeof news.adoptId !== "string";
+
+/**
+ * Neon never deletes a project's default branch, and without `adoptId` a destroy would ask it to, last: after
+ * everything that depends on the branch is deleted. Said in the preview of the up that removes `adoptId`, before any
+ * destroy can begin.
+ */
+function defaultBranchWarning(label: string, adoptId: string): string {
+  return (
+    `${label} is the project's default branch (${adoptId}), which Neon never deletes. With adoptId removed, ` +
+    `pulumi destroy (or removing the resource) deletes what depends on it and the rest of the stack, then fails ` +
+    `at this branch. Keep adoptId: ${adoptId} (Pulumi then leaves the branch on the service), or give the ` +
+    `resource the option retainOnDelete: true.`
+  );
 }
 
 /**

@@ -38,7 +38,7 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   if (failures.length > 0) return { inputs, failures };
   noteHeld(olds);
   checked.add(stableJson(inputs));
-  for (const warning of [...adoptionWarnings(olds, inputs), ...protectionWarnings(olds, inputs)]) warn(warning);
+  for (const warning of adoptionWarnings(olds, inputs)) warn(warning);
   return { inputs, failures };
 }
 
@@ -50,21 +50,6 @@ export function withDefaultName(olds: Props, news: Props): Props {
   if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
   if (Object.keys(olds).length > 0 && olds.name === undefined) return news;
   return { ...news, name: news.resourceName };
-}
-
-/**
- * Neon's protection makes only the branch's own delete fail, and Pulumi gets there last (it deletes what depends on a
- * branch before the branch): said when `protected` is set, once.
- */
-export function protectionWarnings(olds: Props, news: Props): string[] {
-  if (news.protected !== true || olds.protected === true) return [];
-  return [
-    `Branch "${String(news.resourceName ?? "")}": protected: true makes Neon refuse to delete or reset this branch, ` +
-      `but it stops pulumi destroy only when it reaches the branch itself, last: by then Pulumi has deleted what ` +
-      `depends on it (child branches, and the computes, roles and databases on it where Neon allows) and the rest of ` +
-      `the stack. To have pulumi destroy, and any replacement of the branch, refused before anything is deleted, ` +
-      `give the resource Pulumi's option protect: true as well (skip this if it has it).`,
-  ];
 }
 
 /** Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses. */

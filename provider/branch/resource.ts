@@ -26,7 +26,11 @@ export interface BranchArgs {
   parentTimestamp?: pulumi.Input<string>;
   /** `parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Replaces. */
   initSource?: pulumi.Input<"parent-data" | "schema-only">;
-  /** A protected branch cannot be deleted, reset or expire. Changing it is one PATCH. */
+  /**
+   * A protected branch cannot be deleted, reset or expire. Changing it is one PATCH. A plain `true` also gives the
+   * resource Pulumi's `protect` option (unless the program sets `protect` itself, or gives `adoptId`), so that
+   * `pulumi destroy` or a replacement is refused before anything is deleted, not when the engine reaches the branch.
+   */
   protected?: pulumi.Input<boolean>;
   /**
    * When Neon deletes the branch (with its computes): RFC 3339 in whole seconds, in the future, at most 30 days ahead;
@@ -141,13 +145,31 @@ export class Branch extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...everyOutput(BRANCH_OUTPUTS), ...args, resourceName: name };
-    super(branchProvider, name, props, opts, "neon", "Branch");
+    super(branchProvider, name, props, withServiceProtection(args, opts), "neon", "Branch");
     // The id, not the output of the same value: in the preview of an update, the engine gives a dynamic resource's
     // outputs as its new inputs (provider_plugin.go Update: "return the inputs as the state"), so an output that is no
     // input is unknown there, while the id stays known. A rename or an expiry moved would otherwise show every
     // Compute, Role and Database on the branch as changing ("branchId: [unknown]", a Database replaced).
     (this as { branchId: pulumi.Output<string> }).branchId = this.id;
   }
+}
+
+/**
+ * Neon refuses to delete a protected branch, but Pulumi deletes what depends on a branch (child branches, the computes,
+ * roles and databases on it, and the rest of the stack being destroyed) before it asks the provider to delete the
+ * branch: the refusal would come last, after the data around it is gone. Pulumi's `protect` option is checked by the
+ * engine at each delete step, and a `pulumi destroy` or `up` first previews every step, so a protected resource fails
+ * that preview before anything is deleted (pulumi/pulumi v3.248.0 pkg/resource/deploy/step.go DeleteStep.Apply;
+ * step_generator.go refuses to replace one). So a plain `protected: true` brings `protect: true` with it. An explicit
+ * `protect` in the options wins; an Output or a Promise cannot be read here (docs/resources.md says to set both). Not
+ * while `adoptId` is given: Pulumi never deletes an adopted branch (adopt.ts), so its destroy deletes no data.
+ */
+export function withServiceProtection(
+  args: Pick<BranchArgs, "protected" | "adoptId">,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions | undefined {
+  if (args.protected !== true || args.adoptId !== undefined || opts?.protect !== undefined) return opts;
+  return { ...opts, protect: true };
 }
 
 /** Compiles only while BRANCH_OUTPUTS names exactly the Outputs the Branch class declares. */

@@ -4,7 +4,9 @@
  * nothing, a refresh finding nothing); an update (one PATCH); a reset with the preview's warning (one restore); a
  * replacement with the compute on it (the compute moves, the old branch is deleted once); `pulumi up --replace`, which
  * the provider cannot tell from a first create (refused, nothing created); a delete refusal (a child
- * branch made outside Pulumi: no DELETE of the branch, the message names the child); and the destroy.
+ * branch made outside Pulumi: no DELETE of the branch, the message names the child); and the destroy. Then a
+ * protected branch: `protected: true` brings Pulumi's `protect`, so the destroy fails in its preview, naming the
+ * branch, and sends nothing (the compute on it stays).
  */
 import { Branch, BranchArgs, Compute } from "../../provider";
 import { CliStack } from "../../testing/cli-stack";
@@ -98,6 +100,45 @@ describe("Branch through the real CLI", () => {
       await stack.destroy({ skipPreview: true }).catch(() => undefined);
       await stack.dispose();
       console.log(`Branch through the real CLI: ${Date.now() - started} ms`);
+    }
+  });
+
+  it("protected: true brings Pulumi's protect: pulumi destroy is refused in its preview, naming the branch, before the compute on it is deleted", async () => {
+    const declared: { args: Partial<BranchArgs> } = { args: { protected: true } };
+    const stack: CliStack = world.stack(() => {
+      const branch = new Branch("cli-vault", { projectId: world.projectId, ...declared.args });
+      const db = new Compute("cli-vault-db", { projectId: world.projectId, branchId: branch.branchId });
+      return { branch: branch.branchId, compute: db.id };
+    });
+    const branches = `/projects/${world.projectId}/branches`;
+    const endpoints = `/projects/${world.projectId}/endpoints`;
+    const started = Date.now();
+    try {
+      ok(await stack.up({ skipPreview: true }));
+      const { branch, compute } = (await outputsOf(stack)) as Record<string, string>;
+      const urn = await stack.urnOf("cli-vault");
+      expect((await stack.state()).resources.filter((r) => r.protect).map((r) => r.urn)).toEqual([urn]);
+      await expectNoChange(stack);
+
+      const refused = await stack.destroy();
+      const message = (refused.error?.message ?? "").replace(/\s+/g, " ");
+      expect(message).toContain(`resource "${urn}" cannot be deleted because it is protected`);
+      expect(writes(refused)).toEqual([]);
+      expect((await world.api.endpoints.list(world.projectId)).map((e) => e.id)).toContain(compute);
+
+      // Unprotected in the program: one PATCH, the option goes with it, and the destroy deletes both.
+      declared.args = { protected: false };
+      const unprotected = ok(await stack.up({ skipPreview: true }));
+      expect(writes(unprotected)).toEqual([`PATCH ${branches}/${branch}`]);
+      expect((await stack.state()).resources.filter((r) => r.protect)).toEqual([]);
+      const destroyed = ok(await stack.destroy());
+      expect(writes(destroyed)).toEqual([`DELETE ${endpoints}/${compute}`, `DELETE ${branches}/${branch}`]);
+    } finally {
+      declared.args = { protected: false };
+      await stack.up({ skipPreview: true }).catch(() => undefined);
+      await stack.destroy({ skipPreview: true }).catch(() => undefined);
+      await stack.dispose();
+      console.log(`a protected Branch through the real CLI: ${Date.now() - started} ms`);
     }
   });
 });

@@ -55,6 +55,10 @@ async function expectNoChange(stack: LocalStack): Promise<void> {
   expect(writes(refresh)).toEqual([]);
 }
 
+/** The names of the stack's resources that Pulumi's `protect` option holds. */
+const protectedInState = (stack: LocalStack) =>
+  stack.state.resources.filter((r) => r.protect).map((r) => r.urn.split("::").pop());
+
 const serviceBranch = async (id: string) => (await world.api.branches.get(world.projectId, id)).branch;
 const namesOnService = async () => (await world.api.branches.list(world.projectId)).map((b) => b.name).sort();
 
@@ -106,11 +110,12 @@ describe("creating a branch", () => {
     expect(await serviceBranch(ids.expiring)).toMatchObject({ expires_at: expiresAt });
     const annotated = await world.api.branches.get(world.projectId, ids.annotated);
     expect(annotated.annotation?.value).toEqual({ "github-commit-ref": "main" });
-    // The preview warned once, where protection was set, that Pulumi's protect option stops a destroy first.
-    expect(previewWarnings(up).join("\n")).toContain(`Branch "guarded": protected: true makes Neon refuse`);
+    // protected: true brought Pulumi's protect option with it; the others have none.
+    expect(protectedInState(stack)).toEqual(["guarded"]);
     await expectNoChange(stack);
     guard.protected = false;
     ok(await stack.up());
+    expect(protectedInState(stack)).toEqual([]);
     ok(await stack.destroy());
     expect(await namesOnService()).toEqual(["dev", "main", "staging"]);
   });
@@ -296,18 +301,23 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
 
   it("a protected branch is not replaced: refused before anything is created (its delete would fail)", async () => {
     const declared: Partial<BranchArgs> = { protected: true };
+    const options: { protect?: boolean } = {};
     const stack = world.stack(() => ({
-      id: new Branch("vault", { projectId: world.projectId, ...declared }).branchId,
+      id: new Branch("vault", { projectId: world.projectId, ...declared }, options).branchId,
     }));
     ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
     declared.parentId = world.branches.staging;
+    // protected: true brought Pulumi's protect option: the engine refuses the replacement in the preview.
     const up = await stack.up();
-    expect(previewWarnings(up).join("\n")).toContain(
-      `${old} is protected, and Neon does not delete a protected branch`,
-    );
-    expect(up.error?.message).toContain(`Branch "vault" (${old}) cannot be replaced: it is protected`);
+    expect(up.error?.message).toContain(`unable to replace resource "${stack.urnOf("vault")}"`);
+    expect(up.error?.message).toContain("as it is currently marked for protection");
     expect(writes(up)).toEqual([]);
+    // With protect: false set explicitly, the provider refuses it itself, before anything is created.
+    options.protect = false;
+    const refused = await stack.up();
+    expect(refused.error?.message).toContain(`Branch "vault" (${old}) cannot be replaced: it is protected`);
+    expect(writes(refused)).toEqual([]);
     declared.protected = false;
     delete declared.parentId;
     ok(await stack.up({ skipPreview: true }));
@@ -346,13 +356,31 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
 });
 
 describe("deleting a branch: refusals send no DELETE and name the branch", () => {
-  it("a protected branch: refused, saying to unprotect it; once unprotected, deleted", async () => {
-    const { stack, declared, id } = branchStack("keep", { protected: true });
+  it("a protected branch: destroy is refused before anything is deleted, naming it; once unprotected, deleted", async () => {
+    const declared: { args: Partial<BranchArgs>; protect?: boolean } = { args: { protected: true } };
+    const stack = world.stack(() => {
+      const options = declared.protect === undefined ? {} : { protect: declared.protect };
+      const branch = new Branch("keep", { projectId: world.projectId, ...declared.args }, options);
+      const compute = new Compute("keep-db", { projectId: world.projectId, branchId: branch.branchId });
+      return { id: branch.branchId, compute: compute.endpointId };
+    });
     ok(await stack.up({ skipPreview: true }));
+    const { id, compute } = outputs(stack) as Record<string, string>;
+    // protected: true brought Pulumi's protect option: the destroy's preview fails at the branch, naming it, and
+    // nothing is deleted, not even the compute on it that Pulumi would delete first.
     const destroy = await stack.destroy();
-    expect(destroy.error?.message).toContain(`Branch "keep" (${id()}) named "keep" is protected`);
-    expect(destroy.error?.message).toContain("Set protected: false and run pulumi up");
+    expect(destroy.error?.message).toContain(`resource "${stack.urnOf("keep")}" cannot be deleted`);
+    expect(destroy.error?.message).toContain("because it is protected");
     expect(writes(destroy)).toEqual([]);
+    expect((await world.api.endpoints.list(world.projectId)).map((e) => e.id)).toContain(compute);
+    // With protect: false set explicitly, the destroy goes ahead and Pulumi deletes the compute first, which Neon
+    // refuses on a protected branch: the message names the branch and what to do.
+    declared.protect = false;
+    ok(await stack.up({ skipPreview: true }));
+    const refused = await stack.destroy();
+    expect(refused.error?.message).toContain(`unprotect branch ${id} first`);
+    expect(writes(refused)).toEqual([`DELETE ${endpointsPath()}/${compute}`]);
+    declared.protect = undefined;
     declared.args = { protected: false };
     ok(await stack.up({ skipPreview: true }));
     ok(await stack.destroy());
@@ -375,7 +403,12 @@ describe("deleting a branch: refusals send no DELETE and name the branch", () =>
     const { stack, declared } = branchStack("main", { adoptId: world.branches.main });
     ok(await stack.up({ skipPreview: true }));
     declared.args = {};
-    ok(await stack.up({ skipPreview: true })); // adoptId removed: recorded, nothing sent
+    const letGo = ok(await stack.up()); // adoptId removed: recorded, nothing sent; its preview says what that means
+    expect(writes(letGo)).toEqual([]);
+    expect(previewWarnings(letGo).join("\n")).toContain(
+      `Branch "main" (${world.branches.main}) is the project's default branch (${world.branches.main}), which Neon ` +
+        "never deletes. With adoptId removed, pulumi destroy (or removing the resource) deletes what depends on it",
+    );
     const destroy = await stack.destroy();
     expect(destroy.error?.message).toContain(`(${world.branches.main}) named "main" is the project's default branch`);
     expect(destroy.error?.message).toContain("pulumi state delete <its URN>");
@@ -397,7 +430,7 @@ describe("deleting a branch: refusals send no DELETE and name the branch", () =>
 
 describe("refresh after out-of-band changes", () => {
   it("a rename and an unprotect are recorded; the next up puts them back with one PATCH", async () => {
-    const { stack, id } = branchStack("drift", { protected: true });
+    const { stack, declared, id } = branchStack("drift", { protected: true });
     ok(await stack.up({ skipPreview: true }));
     await world.api.branches.update(world.projectId, id(), { name: "renamed-by-hand", protected: false });
     const refresh = ok(await stack.refresh());
@@ -415,8 +448,8 @@ describe("refresh after out-of-band changes", () => {
     expect(stack.state.resources.filter((r) => r.type === BRANCH)).toEqual([]);
     const again = ok(await stack.up({ skipPreview: true })); // the program still declares it: created again
     expect(writes(again)).toEqual([`POST ${branchesPath()}`]);
-    await world.api.branches.update(world.projectId, id(), { protected: false });
-    ok(await stack.refresh({ skipPreview: true }));
+    declared.args = { protected: false };
+    ok(await stack.up({ skipPreview: true }));
     ok(await stack.destroy());
   });
 });
