@@ -5,6 +5,7 @@
  * expiration, Reset from parent). Values unknown during preview pass. Reasons name the allowed values and never echo
  * free text (a name or an annotation may have been a secret in the program).
  */
+import { isBranchId, projectIdRule } from "../shared/ids";
 import { isUnknown } from "../shared/unknown";
 import {
   CheckFailure,
@@ -17,17 +18,11 @@ import {
   matches,
   oneOf,
   optional,
-  required,
   shown,
 } from "../shared/validators";
 import { hasFraction, instantOf, LSN, MAX_EXPIRY_MS, spanOf } from "./time";
 
 type Props = Record<string, unknown>;
-
-const BRANCH_ID = matches(
-  /^br-[a-z0-9-]{1,60}$/,
-  "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens",
-);
 
 const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);
 
@@ -48,11 +43,8 @@ const isAnnotations: Validator = (v) => {
 
 /** One validator per input property: the table users read in the docs. */
 export const BRANCH_RULES: Record<string, Validator> = {
-  projectId: required(
-    isString,
-    matches(/^[a-z0-9-]{1,60}$/, "a project id: 1 to 60 lowercase letters, digits and hyphens"),
-  ),
-  parentId: optional(isString, BRANCH_ID),
+  projectId: projectIdRule,
+  parentId: optional(isString, isBranchId),
   name: optional(isString, lengthBetween(1, 256)),
   parentLsn: optional(isString, matches(LSN, "a Log Sequence Number: two hex numbers such as 0/1DE2850")),
   parentTimestamp: optional(isTimestamp),
@@ -61,7 +53,7 @@ export const BRANCH_RULES: Record<string, Validator> = {
   expiresAt: optional(isTimestamp),
   annotations: optional(isAnnotations),
   resetTriggers: optional(isList),
-  adoptId: optional(isString, BRANCH_ID),
+  adoptId: optional(isString, isBranchId),
   resourceName: optional(isString),
 };
 

@@ -4,6 +4,7 @@
  * Rules come from api.md; sizes from sizes.ts. Values unknown during preview pass.
  */
 import { ALLOWED_SIZES, AUTOSCALING_MAX_CU, sizePairProblem } from "./sizes";
+import { branchIdRule, isComputeId, projectIdRule } from "../shared/ids";
 import { isUnknown } from "../shared/unknown";
 import {
   CheckFailure,
@@ -16,7 +17,6 @@ import {
   matches,
   oneOf,
   optional,
-  required,
 } from "../shared/validators";
 
 const SIZES_TEXT = "0.25, 0.5, any integer from 1 to 16, or an even integer from 18 to 56";
@@ -35,14 +35,8 @@ const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list
 
 /** One validator per input property: the table users read in the README. */
 export const COMPUTE_RULES: Record<string, Validator> = {
-  projectId: required(
-    isString,
-    matches(/^[a-z0-9-]{1,60}$/, "a project id: 1 to 60 lowercase letters, digits and hyphens"),
-  ),
-  branchId: required(
-    isString,
-    matches(/^br-[a-z0-9-]{1,60}$/, "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens"),
-  ),
+  projectId: projectIdRule,
+  branchId: branchIdRule,
   type: optional(oneOf(["read_write", "read_only"])),
   autoscalingLimitMinCu: optional(isSize),
   autoscalingLimitMaxCu: optional(isSize),
@@ -58,10 +52,7 @@ export const COMPUTE_RULES: Record<string, Validator> = {
   name: optional(isString, lengthBetween(1, 64)),
   regionId: optional(isString, matches(/^[a-z0-9-]{1,64}$/, "a region id such as aws-us-east-2")),
   restartTriggers: optional(isList),
-  adoptId: optional(
-    isString,
-    matches(/^ep-[a-z0-9-]{1,60}$/, "a compute id: 'ep-' then 1 to 60 lowercase letters, digits and hyphens"),
-  ),
+  adoptId: optional(isString, isComputeId),
   resourceName: optional(isString),
   ownerTag: optional(isString, matches(/^[0-9a-f]{12}$/, "12 hexadecimal digits (set by the Compute class)")),
 };

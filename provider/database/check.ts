@@ -7,7 +7,8 @@
  * emulator/pg-input.ts). The owner is a role's name, so a Postgres name too; whether the branch has it is the
  * service's to say (the create explains its refusal: refusal.ts).
  */
-import { branchIdRule, postgresName, projectIdRule } from "../shared/branch-objects";
+import { postgresName } from "../shared/branch-objects";
+import { branchIdRule, projectIdRule } from "../shared/ids";
 import { isUnknown } from "../shared/unknown";
 import { CheckFailure, required, Validator } from "../shared/validators";
 

@@ -7,7 +7,8 @@
  * (the emulator refuses the same: emulator/pg-input.ts). Names are compared exactly, as Postgres compares quoted
  * identifiers (`PG_x` is allowed; the emulator does the same).
  */
-import { branchIdRule, postgresName, projectIdRule } from "../shared/branch-objects";
+import { postgresName } from "../shared/branch-objects";
+import { branchIdRule, projectIdRule } from "../shared/ids";
 import { isUnknown } from "../shared/unknown";
 import { CheckFailure, describe, isBoolean, optional, required, Validator } from "../shared/validators";
 

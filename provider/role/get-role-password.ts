@@ -9,6 +9,7 @@
  * program puts it. Errors never hold the password (the client redacts it: sdk/errors.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { BRANCH_ID, BRANCH_ID_SHAPE, PROJECT_ID, PROJECT_ID_SHAPE } from "../shared/ids";
 import { programClient } from "../shared/program-client";
 import { errorKind } from "../shared/errors";
 
@@ -52,10 +53,9 @@ export function getRolePasswordOutput(args: GetRolePasswordOutputArgs): pulumi.O
 
 /** A missing or malformed argument, named; undefined when the arguments can be sent. */
 export function argsProblem(args: Partial<GetRolePasswordArgs>): string | undefined {
-  if (typeof args.projectId !== "string" || !/^[a-z0-9-]{1,60}$/.test(args.projectId))
-    return "projectId must be a project id: 1 to 60 lowercase letters, digits and hyphens";
-  if (typeof args.branchId !== "string" || !/^br-[a-z0-9-]{1,60}$/.test(args.branchId))
-    return "branchId must be a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens";
+  if (typeof args.projectId !== "string" || !PROJECT_ID.test(args.projectId))
+    return `projectId must be ${PROJECT_ID_SHAPE}`;
+  if (typeof args.branchId !== "string" || !BRANCH_ID.test(args.branchId)) return `branchId must be ${BRANCH_ID_SHAPE}`;
   if (typeof args.roleName !== "string" || args.roleName.length === 0) return "roleName must be a role's name";
   return undefined;
 }

@@ -9,22 +9,10 @@
  * database/check.ts).
  */
 import { errorKind } from "./errors";
-import { matches, required, isString, Validator } from "./validators";
+import { Validator } from "./validators";
 
 /** Postgres's NAMEDATALEN - 1: the longest identifier, in bytes (UTF-8). */
 export const MAX_NAME_BYTES = 63;
-
-/** A project id, as Compute checks it (api.md, Ids). */
-export const projectIdRule: Validator = required(
-  isString,
-  matches(/^[a-z0-9-]{1,60}$/, "a project id: 1 to 60 lowercase letters, digits and hyphens"),
-);
-
-/** A branch id, as Compute checks it (api.md, Ids). */
-export const branchIdRule: Validator = required(
-  isString,
-  matches(/^br-[a-z0-9-]{1,60}$/, "a branch id: 'br-' then 1 to 60 lowercase letters, digits and hyphens"),
-);
 
 /**
  * A Postgres name of 1 to 63 bytes without a NUL character. The value is not echoed (free text may have been a
