@@ -138,6 +138,41 @@ describe("delete", () => {
   });
 });
 
+describe("a create whose response was lost", () => {
+  afterEach(() => emu.faults.clear());
+
+  it("with recover, is settled under the project lock: the branch found is waited for, and the change queued behind it meets no 423", async () => {
+    emu.faults.add({ method: "POST", path: /\/branches$/, kind: "ambiguous", times: 1 });
+    const before = emu.stats().byStatus["423"] ?? 0;
+    const mark = emu.requests.length;
+    const recover = async () => (await client.branches.list(projectId)).find((b) => b.name === "lost-answer");
+    const [created, renamed] = await Promise.all([
+      client.branches.create(projectId, { name: "lost-answer", parent_id: ids.dev }, { recover }),
+      client.branches.update(projectId, ids.dev, { name: "dev-renamed" }),
+    ]);
+    expect(created.branch.name).toBe("lost-answer");
+    expect(done(created.operations)).toBe(true);
+    expect(renamed.branch.name).toBe("dev-renamed");
+    expect(emu.stats().byStatus["423"] ?? 0).toBe(before);
+    const posts = emu.requests.slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/branches"));
+    expect(posts).toHaveLength(1);
+    await client.branches.update(projectId, ids.dev, { name: "dev" });
+    await client.branches.delete(projectId, created.branch.id);
+  });
+
+  it("with recover finding nothing, or without recover, the lost request's error stands (kind ambiguous)", async () => {
+    emu.faults.add({ method: "POST", path: /\/branches$/, kind: "reset", times: 2 });
+    const nothing = await rejection(
+      client.branches.create(projectId, { name: "never-made" }, { recover: async () => undefined }),
+    );
+    expect(nothing).toMatchObject({ kind: "ambiguous" });
+    expect(await rejection(client.branches.create(projectId, { name: "never-made" }))).toMatchObject({
+      kind: "ambiguous",
+    });
+    expect((await client.branches.list(projectId)).map((b) => b.name)).not.toContain("never-made");
+  });
+});
+
 describe("the project lock", () => {
   it("parallel creates, updates and deletes of one project meet no 423", async () => {
     const before = emu.stats().byStatus["423"] ?? 0;

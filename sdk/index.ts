@@ -31,7 +31,8 @@ export {
 export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations, isDone, isFailed, isRetrying } from "./wait";
 export { RateLimitOptions, DEFAULT_RATE_LIMIT } from "./rate-limit";
 export { ProjectQuery } from "./paging";
-export { EndpointWithOperations, EndpointDeleted } from "./resources/endpoints";
+export { EndpointWithOperations, EndpointDeleted, RecoverCreated } from "./resources/endpoints";
+export { Recover } from "./resources/recover";
 export { BranchCreate, BranchWithOperations, BranchDeleted } from "./resources/branches";
 export { RoleWithOperations, RoleDeleted } from "./resources/roles";
 export { DatabaseWithOperations, DatabaseDeleted } from "./resources/databases";

@@ -5,13 +5,14 @@
  *   that branch: Pulumi never takes over a branch by accident (`adoptId` does it on purpose). The one exception is
  *   this resource's own old branch during a replacement (replacing.ts): it is renamed out of the way, and renamed
  *   back if the create fails.
- * - A create whose response was lost (kind `ambiguous`) is settled by reading the project's branches by that name:
- *   it was free just before (checked under a per-process lock of the name), so a branch with it now is the one this
- *   create made. Only when none has it is the create sent again: never a duplicate.
+ * - A create whose response was lost (kind `ambiguous`) is settled by reading the project's branches by that name,
+ *   inside the project lock (the client's `recover`): it was free just before (checked under a per-process lock of
+ *   the name), so a branch with it now is the one this create made, and its operations are waited for as if the
+ *   response had arrived. Only when none has it is the create sent again: never a duplicate.
  * - A branch that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so the
  *   engine keeps it in state and nothing is orphaned.
  */
-import { Branch, isDone } from "../../sdk";
+import type { Branch } from "../../sdk";
 import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
 import { errorKind, ResourceInitError } from "../shared/errors";
@@ -57,15 +58,12 @@ export async function createBranch(inputs: Props): Promise<Created> {
 async function send(inputs: Props, parentId: string | undefined, name: string): Promise<Branch> {
   const projectId = String(inputs.projectId);
   const body = toCreateBody({ ...inputs, name }, parentId);
+  const recover = () => findMade(projectId, name);
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await client().branches.create(projectId, body)).branch;
+      return (await client().branches.create(projectId, body, { recover })).branch;
     } catch (error) {
-      if (errorKind(error) === "ambiguous") {
-        const made = await findMade(projectId, name);
-        if (made) return await settled(projectId, made, inputs, parentId);
-        if (attempt < CREATE_ATTEMPTS) continue;
-      }
+      if (errorKind(error) === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
       throw await failedCreate(inputs, name, parentId, error);
     }
   }
@@ -74,18 +72,6 @@ async function send(inputs: Props, parentId: string | undefined, name: string): 
 /** The branch named `name` (free before this create, under the name lock): the one the lost create made. */
 async function findMade(projectId: string, name: string): Promise<Branch | undefined> {
   return (await client().branches.list(projectId)).find((b) => b.name === name);
-}
-
-/** A branch found after a lost response, once its own operations are done (as if the response had arrived). */
-async function settled(projectId: string, branch: Branch, inputs: Props, parentId?: string): Promise<Branch> {
-  try {
-    const running = (await client().operations.list(projectId)).filter((o) => o.branch_id === branch.id && !isDone(o));
-    await client().operations.waitFor(projectId, running);
-    return (await client().branches.get(projectId, branch.id)).branch;
-  } catch (error) {
-    const origin = originOf(inputs, parentId);
-    throw new ResourceInitError(branch.id, outputsWith(branch, undefined, inputs, origin), error, inputs);
-  }
 }
 
 /**

@@ -4,8 +4,9 @@
  * - The branch is read first: a database of that name already there (inherited from the parent, made outside Pulumi)
  *   is refused before anything is sent (refusal.ts); a 409 from a create that raced another client says the same.
  * - A name is unique in its branch, and it was free just before: a create whose response was lost (kind `ambiguous`)
- *   is settled by reading the branch's databases. Found: it is this create's (its id recorded). Not found: the create
- *   is sent again (a few times).
+ *   is settled by reading the branch's databases, inside the project lock (the client's `recover`, which then waits
+ *   for the branch's operations). Found: it is this create's (its id recorded). Not found: the create is sent again
+ *   (a few times).
  * - A database that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so
  *   the engine keeps it in state and nothing is orphaned.
  */
@@ -26,18 +27,15 @@ export async function createDatabase(inputs: Props): Promise<{ id: string; outs:
   const name = String(inputs.name);
   if ((await named(address, name)) !== undefined) throw alreadyOnBranch(address, name);
   const body = { name, owner_name: String(inputs.ownerName) };
+  const recover = () => named(address, name);
   for (let attempt = 1; ; attempt++) {
     try {
-      const { database } = await client().databases.create(address.projectId, address.branchId, body);
+      const { database } = await client().databases.create(address.projectId, address.branchId, body, { recover });
       return created(database, address);
     } catch (error) {
       const kind = errorKind(error);
       if (kind === "conflict") throw alreadyOnBranch(address, name, error);
-      if (kind === "ambiguous") {
-        const made = await named(address, name).catch(() => Promise.reject(error));
-        if (made) return created(made, address);
-        if (attempt < CREATE_ATTEMPTS) continue;
-      }
+      if (kind === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
       if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdBy(error))
         throw await madeButNotReady(address, name, inputs, error);
       throw (await explainOwnerMissing(address, inputs, error)) ?? error;

@@ -4,8 +4,9 @@
  * - The branch is read first: a role of that name already there (inherited from the parent, made outside Pulumi) is
  *   refused before anything is sent (refusal.ts); a 409 from a create that raced another client says the same.
  * - A name is unique in its branch, and it was free just before: a create whose response was lost (kind `ambiguous`)
- *   is settled by reading the role back. Found: it is this create's, and its password, which only the lost answer
- *   carried, is read with reveal_password. Not found: the create is sent again (a few times).
+ *   is settled by reading the role back, inside the project lock (the client's `recover`, which then waits for the
+ *   branch's operations). Found: it is this create's, and its password, which only the lost answer carried, is read
+ *   with reveal_password. Not found: the create is sent again (a few times).
  * - A role that exists but whose operations failed or timed out is reported with its id (ResourceInitError), with
  *   its password read back, so the engine keeps it in state and nothing is orphaned.
  */
@@ -27,31 +28,21 @@ export async function createRole(inputs: Props): Promise<{ id: string; outs: Pro
   const { projectId, branchId, name } = address;
   const existing = await client().roles.list(projectId, branchId);
   if (existing.some((role) => role.name === name)) throw alreadyOnBranch(address);
+  const recover = () => found(() => client().roles.get(projectId, branchId, name));
   for (let attempt = 1; ; attempt++) {
     try {
-      const { role } = await client().roles.create(projectId, branchId, toCreateBody(inputs));
-      return { id: roleId(address), outs: toOutputs(role, inputs, role.password) };
+      const { role } = await client().roles.create(projectId, branchId, toCreateBody(inputs), { recover });
+      // A role found after a lost answer comes without the password that only the answer carried.
+      const password = role.password ?? (await recoverPassword(address, inputs));
+      return { id: roleId(address), outs: toOutputs(role, inputs, password) };
     } catch (error) {
       const kind = errorKind(error);
       if (kind === "conflict") throw alreadyOnBranch(address, error);
-      if (kind === "ambiguous") {
-        const made = await readBack(address, error);
-        if (made) return { id: roleId(address), outs: toOutputs(made, inputs, await recoverPassword(address, inputs)) };
-        if (attempt < CREATE_ATTEMPTS) continue;
-      }
+      if (kind === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
       if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdBy(error))
         throw await madeButNotReady(address, inputs, error);
       throw error;
     }
-  }
-}
-
-/** The role after a create whose answer was lost; undefined when it is not there. A failed read keeps the error. */
-async function readBack(address: RoleAddress, lost: unknown): Promise<Role | undefined> {
-  try {
-    return await found(() => client().roles.get(address.projectId, address.branchId, address.name));
-  } catch {
-    throw lost;
   }
 }
 

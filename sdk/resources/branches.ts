@@ -18,6 +18,7 @@ import {
 } from "../schemas-branches";
 import { ClientContext, seg } from "./context";
 import { deleteUnderLock } from "./deletes";
+import { Recover, settlingLostCreate } from "./recover";
 
 /** The inner `branch` object of a create request. */
 export type BranchCreate = NonNullable<BranchCreateRequest["branch"]>;
@@ -57,15 +58,29 @@ export class BranchesApi {
 
   /**
    * POST /projects/{p}/branches; resolves once the branch's operations are done. Takes the request body
-   * (`{branch, endpoints, annotation_value}`) or just the inner `branch` object.
+   * (`{branch, endpoints, annotation_value}`) or just the inner `branch` object. With `recover`, a create whose
+   * response was lost is settled under the project lock (recover.ts): the branch it finds is waited for and returned
+   * as if the response had arrived (without the computes, roles and databases a response lists).
    */
-  create(projectId: string, body: BranchCreateRequest | BranchCreate = {}): Promise<BranchCreated> {
+  create(
+    projectId: string,
+    body: BranchCreateRequest | BranchCreate = {},
+    options: { recover?: Recover<Branch> } = {},
+  ): Promise<BranchCreated> {
     const path = `/projects/${seg(projectId)}/branches`;
     const request = isCreateRequest(body) ? body : { branch: body };
+    const send = () => this.ctx.transport.request({ method: "POST", path, body: request, schema: BranchCreated });
+    const answer = async (branch: Branch): Promise<BranchCreated> => ({
+      branch,
+      operations: await this.ctx.branchOperationsOf(projectId, branch.id),
+      endpoints: [],
+      roles: [],
+      databases: [],
+    });
     return mutateProject(
       this.ctx.lockKey(projectId),
       (ops) => this.ctx.waitFor(projectId, ops),
-      () => this.ctx.transport.request({ method: "POST", path, body: request, schema: BranchCreated }),
+      settlingLostCreate(send, options.recover, answer),
       (result) => result.branch.id,
     );
   }

@@ -17,6 +17,7 @@ import {
 } from "../schemas-branches";
 import { ClientContext, seg } from "./context";
 import { deleteUnderLock } from "./deletes";
+import { Recover, settlingLostCreate } from "./recover";
 
 /** A database with the final records of the operations its change started. */
 export interface DatabaseWithOperations {
@@ -48,14 +49,23 @@ export class DatabasesApi {
     return (await this.ctx.transport.request({ method: "GET", path, schema: DatabaseResponse })).database;
   }
 
-  /** POST .../databases (body: `{name, owner_name}` or the whole request); the owner is a role of the branch. */
+  /**
+   * POST .../databases (body: `{name, owner_name}` or the whole request); the owner is a role of the branch. With
+   * `recover`, a create whose response was lost is settled under the project lock (recover.ts).
+   */
   create(
     projectId: string,
     branchId: string,
     body: DatabaseCreate | DatabaseCreateRequest,
+    options: { recover?: Recover<Database> } = {},
   ): Promise<DatabaseWithOperations> {
     const request = "database" in body ? body : { database: body };
-    return this.mutate(projectId, "POST", this.databasesPath(projectId, branchId), request);
+    const send = this.sender("POST", this.databasesPath(projectId, branchId), request);
+    const answer = async (database: Database) => ({
+      database,
+      operations: await this.ctx.branchOperationsOf(projectId, branchId),
+    });
+    return this.mutate(projectId, settlingLostCreate(send, options.recover, answer));
   }
 
   /** PATCH .../databases/{name} (body: the fields to change, or the whole request): rename, or a new owner. */
@@ -66,7 +76,7 @@ export class DatabasesApi {
     body: DatabaseUpdate | DatabaseUpdateRequest,
   ): Promise<DatabaseWithOperations> {
     const request = "database" in body && typeof body.database === "object" ? body : { database: body };
-    return this.mutate(projectId, "PATCH", this.path(projectId, branchId, name), request);
+    return this.mutate(projectId, this.sender("PATCH", this.path(projectId, branchId, name), request));
   }
 
   /** DELETE .../databases/{name}; a database that was not there (404 or 204) resolves without `database`. */
@@ -81,11 +91,15 @@ export class DatabasesApi {
     });
   }
 
-  private mutate(projectId: string, method: "POST" | "PATCH", path: string, body: unknown) {
+  private sender(method: "POST" | "PATCH", path: string, body: unknown): () => Promise<DatabaseWithOperations> {
+    return () => this.ctx.transport.request({ method, path, body, schema: DatabaseOperations });
+  }
+
+  private mutate(projectId: string, send: () => Promise<DatabaseWithOperations>): Promise<DatabaseWithOperations> {
     return mutateProject(
       this.ctx.lockKey(projectId),
       (ops) => this.ctx.waitFor(projectId, ops),
-      () => this.ctx.transport.request({ method, path, body, schema: DatabaseOperations }),
+      send,
       (result) => result.database.name,
     );
   }

@@ -18,6 +18,7 @@ import {
   Operation,
 } from "../schemas";
 import { ClientContext, seg } from "./context";
+import { Recover, settlingLostCreate } from "./recover";
 
 /** A compute with the final records of the operations its change started. */
 export interface EndpointWithOperations {
@@ -25,11 +26,8 @@ export interface EndpointWithOperations {
   operations: Operation[];
 }
 
-/**
- * How a create whose response was lost finds what it made, if anything. Called under the project lock, so no
- * other change of this process can run between the lost request and the read.
- */
-export type RecoverCreated = () => Promise<Endpoint | undefined>;
+/** How a create whose response was lost finds the compute it made, if any (recover.ts). */
+export type RecoverCreated = Recover<Endpoint>;
 
 /** A delete's result: no endpoint when it was already gone (404 / 204). */
 export interface EndpointDeleted {
@@ -74,17 +72,13 @@ export class EndpointsApi {
     const request = "endpoint" in body ? body : { endpoint: body };
     const path = `/projects/${seg(projectId)}/endpoints`;
     const send = () => this.ctx.transport.request({ method: "POST", path, body: request, schema: EndpointOperations });
-    const recover = options.recover;
-    if (!recover) return this.mutate(projectId, send);
-    return this.mutate(projectId, () => send().catch((error) => this.recoverCreate(projectId, error, recover)));
-  }
-
-  private async recoverCreate(projectId: string, error: unknown, recover: RecoverCreated): Promise<EndpointOperations> {
-    if (!(error instanceof NeonError) || error.kind !== "ambiguous") throw error;
-    const endpoint = await recover();
-    if (!endpoint) throw error;
-    const operations = await this.ctx.operationsOf(projectId, endpoint.id);
-    return { endpoint, operations };
+    return this.mutate(
+      projectId,
+      settlingLostCreate(send, options.recover, async (endpoint) => ({
+        endpoint,
+        operations: await this.ctx.operationsOf(projectId, endpoint.id),
+      })),
+    );
   }
 
   /** PATCH /projects/{p}/endpoints/{e} (body: the fields to change, or the whole request). */

@@ -20,6 +20,7 @@ import {
 } from "../schemas-branches";
 import { ClientContext, seg } from "./context";
 import { deleteUnderLock } from "./deletes";
+import { Recover, settlingLostCreate } from "./recover";
 
 /** A role with the final records of the operations its change started. */
 export interface RoleWithOperations {
@@ -52,9 +53,16 @@ export class RolesApi {
   }
 
   /** POST .../roles (body: `{name, no_login?}` or the whole request) → the role with its password. */
-  create(projectId: string, branchId: string, body: RoleCreate | RoleCreateRequest): Promise<RoleWithOperations> {
+  create(
+    projectId: string,
+    branchId: string,
+    body: RoleCreate | RoleCreateRequest,
+    options: { recover?: Recover<Role> } = {},
+  ): Promise<RoleWithOperations> {
     const request = "role" in body ? body : { role: body };
-    return this.mutate(projectId, this.rolesPath(projectId, branchId), request);
+    const send = this.sender(projectId, this.rolesPath(projectId, branchId), request);
+    const answer = async (role: Role) => ({ role, operations: await this.ctx.branchOperationsOf(projectId, branchId) });
+    return this.mutate(projectId, settlingLostCreate(send, options.recover, answer));
   }
 
   /** DELETE .../roles/{name}; a role that was not there (404 or 204) resolves without `role`. */
@@ -83,14 +91,18 @@ export class RolesApi {
    * when the new password is in force (the old one stays valid until then).
    */
   resetPassword(projectId: string, branchId: string, roleName: string): Promise<RoleWithOperations> {
-    return this.mutate(projectId, `${this.path(projectId, branchId, roleName)}/reset_password`);
+    return this.mutate(projectId, this.sender(projectId, `${this.path(projectId, branchId, roleName)}/reset_password`));
   }
 
-  private mutate(projectId: string, path: string, body?: unknown): Promise<RoleWithOperations> {
+  private sender(projectId: string, path: string, body?: unknown): () => Promise<RoleWithOperations> {
+    return () => this.ctx.transport.request({ method: "POST", path, body, schema: RoleOperations });
+  }
+
+  private mutate(projectId: string, send: () => Promise<RoleWithOperations>): Promise<RoleWithOperations> {
     return mutateProject(
       this.ctx.lockKey(projectId),
       (ops) => this.ctx.waitFor(projectId, ops),
-      () => this.ctx.transport.request({ method: "POST", path, body, schema: RoleOperations }),
+      send,
       (result) => result.role.name,
     );
   }

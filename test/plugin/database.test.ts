@@ -231,3 +231,40 @@ describe("a child branch", () => {
     expect(requests(destroy).filter((r) => r.status === 423)).toEqual([]);
   });
 });
+
+describe("lost creates settled inside the project lock", () => {
+  it("a role's and a database's lost create answers are read back and their operations waited for: one of each, not a single 423", async () => {
+    // Operations long enough that a change sent before the lost create's operations end would meet 423; on main,
+    // whose compute makes every role and database change an operation (emulator/routes/roles.ts, configApplied).
+    const slow = await neonWorld({ emulator: { operationDurationMs: 200 } });
+    try {
+      const branchId = slow.branches.main;
+      expect(await slow.api.endpoints.listForBranch(slow.projectId, branchId)).not.toEqual([]);
+      const lossy = slow.stack(() => {
+        const projectId = slow.projectId;
+        const role = new Role("lost-role", { projectId, branchId, name: "lost_owner" });
+        const db = new Database("lost-db", { projectId, branchId, name: "lostdb", ownerName: role.name });
+        new Compute("after", { projectId, branchId, type: "read_only" }, { dependsOn: [db] });
+        return { password: role.password };
+      });
+      slow.emulator.faults.add({ method: "POST", path: /\/roles$/, kind: "ambiguous", times: 1 });
+      slow.emulator.faults.add({ method: "POST", path: /\/databases$/, kind: "ambiguous", times: 1 });
+      const up = ok(await lossy.up({ skipPreview: true }));
+      expect(requests(up).filter((r) => r.status === 423)).toEqual([]);
+      const posts = writes(up).filter((w) => w.startsWith("POST"));
+      expect(posts.filter((w) => w.endsWith("/roles"))).toHaveLength(1);
+      expect(posts.filter((w) => w.endsWith("/databases"))).toHaveLength(1);
+      const roles = await slow.api.roles.list(slow.projectId, branchId);
+      expect(roles.filter((r) => r.name === "lost_owner")).toHaveLength(1);
+      const databases = await slow.api.databases.list(slow.projectId, branchId);
+      expect(databases.filter((d) => d.name === "lostdb").map((d) => d.owner_name)).toEqual(["lost_owner"]);
+      // The password only the lost answer carried was read back with reveal_password.
+      const revealed = await slow.api.roles.revealPassword(slow.projectId, branchId, "lost_owner");
+      expect(outputs(lossy).password).toBe(revealed);
+      const destroy = ok(await lossy.destroy({ skipPreview: true }));
+      expect(requests(destroy).filter((r) => r.status === 423)).toEqual([]);
+    } finally {
+      await slow.stop();
+    }
+  });
+});
