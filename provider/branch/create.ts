@@ -20,7 +20,7 @@ import { client } from "../shared/runtime";
 import { annotationsApplied, notAppliedError } from "./annotations";
 import { labelOf } from "./diff";
 import { Origin, originOf, outputsWith, toCreateBody } from "./mapping";
-import { isOwnOldBranch, withNameLock } from "./replacing";
+import { isOwnOldBranch, protectedReplacement, withNameLock } from "./replacing";
 
 type Props = Record<string, unknown>;
 
@@ -40,6 +40,7 @@ export async function createBranch(inputs: Props): Promise<Created> {
   const name = String(inputs.name ?? inputs.resourceName);
   const { branch, origin } = await withNameLock(projectId, name, async () => {
     const branches = await client().branches.list(projectId);
+    refuseProtectedReplacement(inputs, branches);
     const parentId = typeof inputs.parentId === "string" ? inputs.parentId : branches.find((b) => b.default)?.id;
     const existing = branches.find((b) => b.name === name);
     const parked = existing ? await makeRoomFor(inputs, existing) : undefined;
@@ -75,19 +76,23 @@ async function findMade(projectId: string, name: string): Promise<Branch | undef
 }
 
 /**
- * Another branch has the name. This resource's own old branch (a replacement) is renamed out of the way, unless it is
- * protected (its delete would fail after the new branch exists: refused before anything changes); any other branch is
- * refused, named, with how to adopt it.
+ * A create that replaces this resource's own old branch (replacing.ts), protected: refused before anything is
+ * created, whatever the new branch's name, as Neon would refuse to delete the old one after the new one exists.
+ */
+function refuseProtectedReplacement(inputs: Props, branches: Branch[]): void {
+  const old = branches.find((b) => b.protected && isOwnOldBranch(inputs, b));
+  if (!old) return;
+  const label = labelOf(old.id, { resourceName: inputs.resourceName });
+  throw new Error(protectedReplacement(label, old.id, "a replacement Pulumi decided"));
+}
+
+/**
+ * Another branch has the name. This resource's own old branch (a replacement; not a protected one, refused before)
+ * is renamed out of the way; any other branch is refused, named, with how to adopt it.
  */
 async function makeRoomFor(inputs: Props, existing: Branch): Promise<Branch | undefined> {
   const label = labelOf(existing.id, { resourceName: inputs.resourceName });
   if (!isOwnOldBranch(inputs, existing)) throw new Error(nameTaken(inputs, existing));
-  if (existing.protected) {
-    throw new Error(
-      `${label} cannot be replaced: it is protected, and Neon does not delete a protected branch. Nothing was ` +
-        `created. Set protected: false and run pulumi up (an update of the branch), then make this change again.`,
-    );
-  }
   const parking = parkingName(existing.name);
   await client().branches.update(String(inputs.projectId), existing.id, { name: parking });
   warn(

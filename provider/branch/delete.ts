@@ -17,6 +17,14 @@ import { labelOf } from "./diff";
 
 type Props = Record<string, unknown>;
 
+/**
+ * What a refusal left: the branch, which the provider did not ask Neon to delete. Not "nothing": Pulumi deletes what
+ * depends on a branch before it asks for the branch, so this stack's resources on it may be gone already.
+ */
+const NOT_DELETED =
+  "The branch was not deleted (Pulumi deletes what depends on a branch before the branch itself: this stack's " +
+  "computes, roles and databases on it may be deleted already).";
+
 /** How to stop managing a branch without deleting it. */
 const LET_GO =
   "To stop managing it without deleting it, remove it from the state (pulumi state delete <its URN>), or give the " +
@@ -36,8 +44,7 @@ export async function deleteBranchNow(id: string, props: Props): Promise<void> {
   } catch (error) {
     if (errorKind(error) !== "validation") throw error;
     throw new Error(
-      `Neon refused to delete ${describeBranch(branch, props)} (${(error as Error).message}). Nothing was deleted. ` +
-        LET_GO,
+      `Neon refused to delete ${describeBranch(branch, props)} (${(error as Error).message}). ${NOT_DELETED} ` + LET_GO,
       { cause: error },
     );
   }
@@ -48,17 +55,17 @@ export function refusalOf(branch: Branch, branches: Branch[], props: Props): str
   const which = describeBranch(branch, props);
   if (branch.default) {
     return (
-      `${which} is the project's default branch, and Neon does not delete a default branch. Nothing was deleted. ` +
+      `${which} is the project's default branch, and Neon does not delete a default branch. ${NOT_DELETED} ` +
       `${LET_GO} (Only if this branch's data is truly to go: make another branch the default in the Neon console, ` +
       `then delete it.)`
     );
   }
   if (!branch.parent_id && branch.init_source !== "schema-only") {
-    return `${which} is the project's root branch, and Neon does not delete a root branch. Nothing was deleted. ${LET_GO}`;
+    return `${which} is the project's root branch, and Neon does not delete a root branch. ${NOT_DELETED} ${LET_GO}`;
   }
   if (branch.protected) {
     return (
-      `${which} is protected, and Neon does not delete a protected branch. Nothing was deleted. Set protected: ` +
+      `${which} is protected, and Neon does not delete a protected branch. ${NOT_DELETED} Set protected: ` +
       `false and run pulumi up, then delete it (pulumi destroy, or remove it from the program). ${LET_GO}`
     );
   }
@@ -66,8 +73,8 @@ export function refusalOf(branch: Branch, branches: Branch[], props: Props): str
   if (children.length === 0) return undefined;
   const named = children.map((c) => `${JSON.stringify(c.name)} (${c.id})`).join(", ");
   return (
-    `${which} has child branches ${named}, and Neon does not delete a branch that has children. Nothing was ` +
-    `deleted. Delete the child branches first (a Branch resource whose parentId is this branch's branchId is ` +
+    `${which} has child branches ${named}, and Neon does not delete a branch that has children. ${NOT_DELETED} ` +
+    `Delete the child branches first (a Branch resource whose parentId is this branch's branchId is ` +
     `deleted before it), then delete this one. ${LET_GO}`
   );
 }

@@ -114,6 +114,21 @@ describe("planBranchChange: the diff table", () => {
   });
 });
 
+describe("planBranchChange: protected removed from the program", () => {
+  const guarded = { ...olds, protected: true, declared: [...olds.declared, "protected"] };
+  it("unprotects (one PATCH) when the program had declared protected: true", () => {
+    expect(planBranchChange(guarded, same)).toEqual({
+      changes: true,
+      replaces: [],
+      patch: ["protected"],
+      reset: false,
+    });
+  });
+  it("changes nothing when the program never declared it (protected outside the program)", () => {
+    expect(planBranchChange({ ...olds, protected: true }, same).changes).toBe(false);
+  });
+});
+
 describe("changeWarnings", () => {
   it("a replacement says the data is deleted, which computes move, and that the old branch gives up its name", () => {
     const news = { ...same, parentId: "br-other-2" };
@@ -124,11 +139,14 @@ describe("changeWarnings", () => {
     expect(warning).toContain("renamed <name>-replaced-<mark>");
   });
 
-  it("a replacement of a protected branch says it stops, and what to do first", () => {
-    const news = { ...same, parentId: "br-other-2" };
+  it("a branch protected outside the program, which says nothing of it, is warned of: it has no Pulumi protect", () => {
     const guarded = { ...olds, protected: true };
-    const [warning] = changeWarnings(ID, guarded, news, planBranchChange(guarded, news));
-    expect(warning).toMatch(/is protected, .* Set protected: false and run pulumi up first/);
+    const [warning] = changeWarnings(ID, guarded, same, planBranchChange(guarded, same));
+    expect(warning).toContain(`Branch "dev" (${ID}) is protected on Neon (set outside this program)`);
+    expect(warning).toContain("Write protected: true (it brings Pulumi's protect) to keep it, or protected: false");
+    const declared = { ...guarded, declared: [...olds.declared, "protected"] };
+    const stated = { ...same, protected: true };
+    expect(changeWarnings(ID, declared, stated, planBranchChange(declared, stated))).toEqual([]);
   });
 
   it("a reset says the branch's own changes are discarded and its computes' connections drop", () => {

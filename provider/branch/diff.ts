@@ -5,7 +5,8 @@
  * New inputs are compared with the old outputs: what the branch was made from with `origin` (mapping.ts: a reset moves
  * the record's point, which is no change of the program), the rest with the service's record. A property the program
  * leaves out never diffs (the parent it defaulted to was recorded at creation); one it removes diffs only where the
- * removal means something (`expiresAt`: no expiry; `annotations`: none; `resetTriggers`, `adoptId`: recorded).
+ * removal means something (`expiresAt`: no expiry; `annotations`: none; `protected`: unprotected, as Pulumi's
+ * `protect`, which `protected: true` brought, goes with the line; `resetTriggers`, `adoptId`: recorded).
  */
 import { isUnknown } from "../shared/unknown";
 import { stableJson } from "../shared/stable-json";
@@ -45,7 +46,7 @@ export const BRANCH_DIFF_RULES: Record<string, BranchDiffRule> = {
 };
 
 /** Properties whose removal from the program is a change (see the module's doc). */
-const REMOVAL_CHANGES = ["expiresAt", "annotations", "resetTriggers", "adoptId"];
+const REMOVAL_CHANGES = ["expiresAt", "annotations", "protected", "resetTriggers", "adoptId"];
 
 export interface BranchPlan {
   changes: boolean;
@@ -85,6 +86,7 @@ function removed(property: string, olds: Props): boolean {
   if (property === "resetTriggers" || property === "adoptId") return olds[property] !== undefined;
   const declared = Array.isArray(olds.declared) ? (olds.declared as string[]) : [];
   if (!declared.includes(property)) return false;
+  if (property === "protected") return olds.protected === true;
   return property === "expiresAt" ? olds.expiresAt !== undefined : stableJson(olds.annotations ?? {}) !== "{}";
 }
 
@@ -109,12 +111,6 @@ export function labelOf(id: string, props: Props): string {
 export function changeWarnings(id: string, olds: Props, news: Props, plan: BranchPlan): string[] {
   const label = labelOf(id, olds);
   if (plan.replaces.length > 0) {
-    const protectedNote =
-      olds.protected === true
-        ? ` ${id} is protected, and Neon does not delete a protected branch: the replacement stops (before anything ` +
-          `is created when the new branch takes its name, else when it deletes ${id}). Set protected: false and run ` +
-          `pulumi up first, then make this change.`
-        : "";
     const sameName = news.name === undefined || news.name === olds.name;
     const parking = sameName
       ? ` The new branch takes the name of the old one, which is renamed <name>-replaced-<mark> until it is deleted.`
@@ -124,15 +120,35 @@ export function changeWarnings(id: string, olds: Props, news: Props, plan: Branc
         `${id} is then deleted with its data (every change made on it since it was created or last reset is lost). ` +
         `Computes whose branchId is this branch's branchId move to the new branch first; any other compute on ${id} ` +
         `is deleted with it.` +
-        parking +
-        protectedNote,
+        parking,
     ];
   }
   const warnings: string[] = [];
+  if (protectedOutsideProgram(olds, news)) warnings.push(unguardedWarning(label));
   if (lettingGoOfDefault(olds, news)) warnings.push(defaultBranchWarning(label, String(olds.adoptId)));
   if (plan.patch.includes("annotations")) warnings.push(annotationsWarning(label));
   if (plan.reset) warnings.push(resetWarning(label, olds));
   return warnings;
+}
+
+/** Neon protects the branch, and the program says nothing of it (so the resource has no Pulumi `protect`). */
+export function protectedOutsideProgram(olds: Props, news: Props): boolean {
+  const declared = Array.isArray(olds.declared) ? (olds.declared as string[]) : [];
+  return olds.protected === true && news.protected === undefined && !declared.includes("protected");
+}
+
+/**
+ * A branch protected outside the program: Pulumi's `protect` comes only with `protected: true` in the program, so a
+ * destroy would delete what depends on the branch before Neon refuses to delete the branch itself. Said at each
+ * preview while it holds, with the two ways to end it.
+ */
+export function unguardedWarning(label: string): string {
+  return (
+    `${label} is protected on Neon (set outside this program), and the program does not say protected: true, so the ` +
+    `resource has no Pulumi protect: pulumi destroy, or removing it from the program, would delete the computes, ` +
+    `roles and databases on it first, then fail at the branch. Write protected: true (it brings Pulumi's protect) ` +
+    `to keep it, or protected: false to unprotect it.`
+  );
 }
 
 /** `adoptId` removed from the project's default branch (the state's record says `default`). */

@@ -13,9 +13,9 @@ import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
 import { checkBranchInputs, checkResetProtected } from "./check";
 import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
-import { changeWarnings, labelOf, planBranchChange } from "./diff";
+import { changeWarnings, labelOf, planBranchChange, protectedOutsideProgram, unguardedWarning } from "./diff";
 import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./mapping";
-import { noteHeld, noteSeen } from "./replacing";
+import { noteHeld, noteSeen, protectedReplacement } from "./replacing";
 import { failedUpdate, updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
@@ -56,6 +56,9 @@ export function withDefaultName(olds: Props, news: Props): Props {
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planBranchChange(olds, news);
   noteSeen(id, olds);
+  if (plan.replaces.length > 0 && olds.protected === true) {
+    throw new Error(protectedReplacement(labelOf(id, olds), id, `${plan.replaces.join(", ")} changed`));
+  }
   if (checked.has(stableJson(news))) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
 }
@@ -83,6 +86,8 @@ export const read = withHints(inStateProject, async (id: string, props: Props): 
   try {
     const { branch, annotation } = await client().branches.get(projectId, id);
     const outs = toOutputs(branch, annotation?.value, { ...props, origin: props.origin ?? originOfRecord(branch) });
+    // Protected outside the program since the last read: said at the refresh, as a destroy may come next.
+    if (props.protected !== true && protectedOutsideProgram(outs, {})) warn(unguardedWarning(labelOf(id, props)));
     return { id, props: outs, inputs: inputsFromOutputs(outs) };
   } catch (error) {
     if (errorKind(error) !== "not_found") throw error;

@@ -53,6 +53,9 @@ describe("toPatchFields", () => {
       expires_at: null,
     });
   });
+  it("a removed protection is protected: false (unprotects)", () => {
+    expect(toPatchFields({ name: "x" }, ["protected"])).toEqual({ protected: false });
+  });
 });
 
 describe("outputs", () => {

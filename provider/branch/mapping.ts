@@ -94,6 +94,7 @@ export function toPatchFields(news: Props, properties: readonly string[]): Props
     if (!properties.includes(input)) continue;
     if (news[input] !== undefined) branch[field] = news[input];
     else if (input === "expiresAt") branch[field] = null;
+    else if (input === "protected") branch[field] = false;
   }
   return branch;
 }

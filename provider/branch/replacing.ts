@@ -7,11 +7,12 @@
  * default name is the resource's) would meet its own old branch. Create gets no old state, but the same process saw it
  * first: the engine checks a registration with its old inputs before it replaces it for a diff or a new
  * `replacementTrigger`, and a Diff that plans a replacement has the old branch's id (pulumi/pulumi step_generator.go,
- * generateSteps and generateStepsFromDiff; every Diff notes the id). Create takes the name over (renaming the old branch out of the way) only
- * from a branch this resource holds: same project, resource name and branch name, and the id Diff saw when it saw
+ * generateSteps and generateStepsFromDiff; every Diff notes the id). Create takes the name over (renaming the old
+ * branch out of the way) only from a branch this resource holds: same project, resource name and branch name, and the id Diff saw when it saw
  * one. Anything else with the name is refused, naming it (create.ts). A targeted `pulumi up --replace` is the one
  * replacement the provider cannot see: the engine then checks the inputs without the old ones and calls no Diff, so
- * its Create looks like any first create, and a kept name is refused (with what to do instead).
+ * its Create looks like any first create, and a kept name is refused (with what to do instead). The same knowledge
+ * lets Create refuse to replace a protected branch, whatever the new name: Neon would refuse to delete the old one.
  *
  * Names are also locked per process while a create or rename runs, so that two resources of one `up` asking for one
  * name cannot both see it free, and a create whose response was lost cannot take the other's branch for its own.
@@ -22,7 +23,7 @@ type Props = Record<string, unknown>;
 interface Held {
   /** The branch name the state holds for the resource (its old inputs'). */
   name: unknown;
-  /** The id of the branch, when a Diff of this process saw it (a replacement the engine decides, too). */
+  /** The id of the branch, when a Diff of this process saw it (a replacement a diff decides). */
   id?: string;
 }
 
@@ -38,14 +39,28 @@ export function noteHeld(olds: Props): void {
 }
 
 /**
- * Diff saw branch `id` (old outputs `olds`). Noted for every Diff, not only one that plans a replacement: the engine
- * replaces for a new `replacementTrigger` whatever the Diff says, and without the id a branch that took the old name
- * meanwhile (the old one renamed outside Pulumi, another made with its name) would pass for this resource's own.
+ * Diff saw branch `id` (old outputs `olds`): the old branch is then known by its id, so that a branch that took the
+ * old name meanwhile (the old one renamed outside Pulumi, another made with its name) does not pass for this
+ * resource's own. A new `replacementTrigger` replaces without a Diff (step_generator.go generateStepsFromDiff:
+ * `triggerReplace` skips `sg.diff`), so there only Check's note stands: the old branch is known by its name.
  */
 export function noteSeen(id: string, olds: Props): void {
   if (olds.resourceName === undefined) return;
   const key = keyOf(olds.projectId, olds.resourceName);
   held.set(key, { name: held.get(key)?.name ?? olds.name, id });
+}
+
+/**
+ * Why a protected branch is not replaced, and what to do. `protected: false` in the same up would unprotect only the
+ * new branch: the old one must be unprotected by an up of its own first.
+ */
+export function protectedReplacement(label: string, id: string, why: string): string {
+  return (
+    `${label} cannot be replaced (${why}): it is protected, and Neon does not delete a protected branch, so the ` +
+    `replacement would make the new branch and then fail to delete ${id}. Nothing was changed. Unprotect it first ` +
+    `in an up of its own (protected: false, without this change; in the same up, protected: false would apply to ` +
+    `the new branch only), then make this change.`
+  );
 }
 
 /**

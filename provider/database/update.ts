@@ -48,6 +48,7 @@ export async function updateDatabase(id: string, olds: Props, news: Props): Prom
           continue;
         }
       }
+      if (kind === "conflict" && body.name !== undefined) throw nameTaken(address, name, body.name, error);
       if (kind !== undefined && OUTCOME_UNKNOWN.has(kind)) throw await keptAsItIs(id, address, news, error);
       throw (await explainOwnerMissing(address, news, error)) ?? error;
     }
@@ -72,6 +73,16 @@ async function currentName(
     label: `database ${String(olds.name)} (id ${id})`,
   });
   throw databaseGone(address, id, olds.name, error);
+}
+
+/** A rename to a name the branch's other database has (the service's 409): named, with what to do. */
+function nameTaken(address: BranchAddress, from: string, to: string, error: unknown): Error {
+  return new Error(
+    `Database ${from} of branch ${address.branchId} cannot be renamed ${JSON.stringify(to)}: the branch already has a ` +
+      `database of that name (names are unique in a branch; ${(error as Error).message}). Nothing was changed. ` +
+      `Choose another name, or rename or delete that database first.`,
+    { cause: error },
+  );
 }
 
 function matches(database: Database, body: { name?: string; owner_name?: string }): boolean {

@@ -1,4 +1,4 @@
-import { planRoleChange, resetWarning, ROLE_DIFF_RULES } from "./diff";
+import { deleteFirstWarning, planRoleChange, resetWarning, ROLE_DIFF_RULES } from "./diff";
 import { UNKNOWN } from "../shared/unknown";
 
 const olds = {
@@ -49,8 +49,14 @@ describe("planRoleChange", () => {
     expect(planRoleChange(olds, { ...inputs, passwordTriggers: ["v2"] })).toMatchObject({ changes: true, reset: true });
     const withObject = { ...olds, passwordTriggers: [{ a: 1, b: 2 }] };
     expect(planRoleChange(withObject, { ...inputs, passwordTriggers: [{ b: 2, a: 1 }] }).changes).toBe(false);
-    expect(planRoleChange({ ...olds, passwordTriggers: undefined }, inputs)).toMatchObject({ reset: true });
     expect(planRoleChange(olds, { ...inputs, passwordTriggers: [UNKNOWN] })).toMatchObject({ reset: true });
+  });
+
+  it("a first value of passwordTriggers (none before) is recorded: no reset, as with a Branch's resetTriggers", () => {
+    expect(planRoleChange({ ...olds, passwordTriggers: undefined }, inputs)).toMatchObject({
+      changes: true,
+      reset: false,
+    });
   });
 
   it("removed passwordTriggers are a change that resets nothing (recorded)", () => {
@@ -64,6 +70,18 @@ describe("planRoleChange", () => {
 
   it("a replacement resets nothing (the new role has a new password anyway)", () => {
     expect(planRoleChange(olds, { ...inputs, name: "other", passwordTriggers: ["v2"] }).reset).toBe(false);
+  });
+});
+
+describe("deleteFirstWarning", () => {
+  it("a noLogin change says the old role goes first, its connections drop, and a database it owns stops it", () => {
+    const plan = planRoleChange(olds, { ...inputs, noLogin: true });
+    expect(deleteFirstWarning("p-1/br-main/app_user", olds, plan)).toBe(
+      "Role app_user of branch br-main (p-1/br-main/app_user) will be replaced (noLogin changed), the old role " +
+        "deleted first since the new one takes its name: its connections drop, and a role that owns a database " +
+        "cannot be deleted (Neon refuses): give such a database another owner (its ownerName) first.",
+    );
+    expect(deleteFirstWarning("x", olds, planRoleChange(olds, { ...inputs, name: "other" }))).toBeUndefined();
   });
 });
 

@@ -27,7 +27,10 @@ export interface RolePlan {
   replaces: string[];
   /** The replacement keeps the role's address (only noLogin changed): the old role must go first, its name is taken. */
   deleteBeforeReplace: boolean;
-  /** The password is reset: passwordTriggers changed to a new value (removing them resets nothing). */
+  /**
+   * The password is reset: passwordTriggers changed from one value to another. A first value (none before) is
+   * recorded, as a removal is, like a Branch's resetTriggers: a reset breaks every client of the old password.
+   */
   reset: boolean;
 }
 
@@ -40,16 +43,34 @@ export function planRoleChange(olds: Record<string, unknown>, news: Record<strin
     changes: changed.length > 0,
     replaces,
     deleteBeforeReplace: replaces.length > 0 && sameAddress,
-    reset: replaces.length === 0 && changed.includes("passwordTriggers") && news.passwordTriggers !== undefined,
+    reset:
+      replaces.length === 0 &&
+      changed.includes("passwordTriggers") &&
+      news.passwordTriggers !== undefined &&
+      olds.passwordTriggers !== undefined,
   };
 }
 
 function differs(property: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   const wanted = news[property] ?? DEFAULTS[property];
-  // Removed triggers are recorded (an update that sends nothing), so that adding the same values back resets.
+  // Removed triggers are recorded (an update that sends nothing).
   if (wanted === undefined) return property === "passwordTriggers" && olds[property] !== undefined;
   if (isUnknown(wanted)) return true;
   return stableJson(olds[property] ?? DEFAULTS[property]) !== stableJson(wanted);
+}
+
+/**
+ * The preview's warning for a replacement that deletes the old role first (only `noLogin` changed: the new role takes
+ * its name): its connections drop, and Neon refuses to delete a role that owns a database, which the plugin cannot see
+ * offline. Undefined for any other plan.
+ */
+export function deleteFirstWarning(id: string, olds: Record<string, unknown>, plan: RolePlan): string | undefined {
+  if (!plan.deleteBeforeReplace) return undefined;
+  return (
+    `Role ${String(olds.name)} of branch ${String(olds.branchId)} (${id}) will be replaced (${plan.replaces.join(", ")} ` +
+    `changed), the old role deleted first since the new one takes its name: its connections drop, and a role that ` +
+    `owns a database cannot be deleted (Neon refuses): give such a database another owner (its ownerName) first.`
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { checkRoleInputs } from "./check";
 import { createRole } from "./create";
-import { planRoleChange, resetWarning } from "./diff";
+import { deleteFirstWarning, planRoleChange, resetWarning } from "./diff";
 import { cannotLogIn, RoleAddress, roleAddressOf, toOutputs } from "./mapping";
 import { explainDeleteRefused, roleGone } from "./refusal";
 import { updateRole } from "./update";
@@ -40,8 +40,10 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
 /** Pure: replace or reset, from the old outputs and the new inputs; warns of a reset in a planned change. */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planRoleChange(olds, news);
-  const warning = resetWarning(id, olds, plan);
-  if (warning && checked.has(stableJson(news))) warn(warning);
+  if (checked.has(stableJson(news))) {
+    for (const warning of [resetWarning(id, olds, plan), deleteFirstWarning(id, olds, plan)])
+      if (warning) warn(warning);
+  }
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
 }
 

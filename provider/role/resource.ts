@@ -30,8 +30,8 @@ export interface RoleArgs {
   noLogin?: pulumi.Input<boolean>;
   /**
    * Any values: when they change, the role's password is reset (Neon's reset_password; nothing else changes) and the
-   * new one recorded in `password`. Clients using the old password fail once the reset is in force. Removing them
-   * resets nothing. Not with `noLogin: true` (no password).
+   * new one recorded in `password`. Clients using the old password fail once the reset is in force. A first value
+   * (none before) and removing them reset nothing (recorded). Not with `noLogin: true` (no password).
    */
   passwordTriggers?: pulumi.Input<unknown[]>;
 }

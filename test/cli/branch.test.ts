@@ -13,6 +13,9 @@ import { CliStack } from "../../testing/cli-stack";
 import { cliWorld, CliWorld, expectNoChange, ok, ops, outputsOf, writes } from "./cli-world";
 
 let world: CliWorld;
+
+/** A message with the CLI's line breaks and indentation folded into single spaces. */
+const oneLine = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ");
 beforeAll(async () => {
   world = await cliWorld();
 });
@@ -121,10 +124,19 @@ describe("Branch through the real CLI", () => {
       await expectNoChange(stack);
 
       const refused = await stack.destroy();
-      const message = (refused.error?.message ?? "").replace(/\s+/g, " ");
+      const message = oneLine(refused.error?.message);
       expect(message).toContain(`resource "${urn}" cannot be deleted because it is protected`);
       expect(writes(refused)).toEqual([]);
       expect((await world.api.endpoints.list(world.projectId)).map((e) => e.id)).toContain(compute);
+
+      // A replacement with protected: false and a new name in the same up would unprotect only the new branch:
+      // the Diff refuses it, so the preview fails naming the branch, and nothing is sent.
+      declared.args = { protected: false, name: "cli-vault-2", parentId: world.branches.staging };
+      const replacing = await stack.up();
+      expect(oneLine(replacing.error?.message)).toContain(
+        `Branch "cli-vault" (${branch}) cannot be replaced (parentId changed): it is protected`,
+      );
+      expect(replacing.requests).toEqual([]);
 
       // Unprotected in the program: one PATCH, the option goes with it, and the destroy deletes both.
       declared.args = { protected: false };

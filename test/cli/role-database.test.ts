@@ -40,7 +40,7 @@ const PROGRAM_READS = /^GET \/projects\/[^ ]+\/roles\/neondb_owner\/reveal_passw
 
 describe("Role and Database through the real Pulumi CLI", () => {
   it("create, the no-change check, a password reset, getRolePasswordOutput, destroy; no password in plain text", async () => {
-    const declared: { passwordTriggers?: string[] } = {};
+    const declared: { passwordTriggers?: string[] } = { passwordTriggers: ["v1"] };
     const { projectId } = world;
     const branchId = world.branches.dev;
     const stack = new TranscribedCliStack({

@@ -299,29 +299,88 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
     ok(await stack.destroy({ skipPreview: true }));
   });
 
-  it("a protected branch is not replaced: refused before anything is created (its delete would fail)", async () => {
+  it("a protected branch is not replaced: refused at preview, or before anything is created, even with protected: false in the same up", async () => {
     const declared: Partial<BranchArgs> = { protected: true };
-    const options: { protect?: boolean } = {};
+    const options: { replacementTrigger: string } = { replacementTrigger: "v1" };
     const stack = world.stack(() => ({
       id: new Branch("vault", { projectId: world.projectId, ...declared }, options).branchId,
     }));
     ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
+    const refusal = `Branch "vault" (${old}) cannot be replaced (parentId changed): it is protected`;
+
+    // A new parent: the preview fails saying so, naming the branch; nothing is sent.
     declared.parentId = world.branches.staging;
-    // protected: true brought Pulumi's protect option: the engine refuses the replacement in the preview.
     const up = await stack.up();
-    expect(up.error?.message).toContain(`unable to replace resource "${stack.urnOf("vault")}"`);
-    expect(up.error?.message).toContain("as it is currently marked for protection");
-    expect(writes(up)).toEqual([]);
-    // With protect: false set explicitly, the provider refuses it itself, before anything is created.
-    options.protect = false;
-    const refused = await stack.up();
-    expect(refused.error?.message).toContain(`Branch "vault" (${old}) cannot be replaced: it is protected`);
-    expect(writes(refused)).toEqual([]);
-    declared.protected = false;
-    delete declared.parentId;
+    expect(up.error?.message).toContain(refusal);
+    expect(up.error?.message).toContain("Unprotect it first in an up of its own");
+    expect(up.requests).toEqual([]);
+
+    // protected: false and a new name in the same up would unprotect only the new branch: refused the same way.
+    Object.assign(declared, { protected: false, name: "vault-2" });
+    const together = await stack.up();
+    expect(together.error?.message).toContain(refusal);
+    expect(together.requests).toEqual([]);
+
+    // A new replacementTrigger (the engine replaces whatever the Diff says) with protected: false and a new name:
+    // refused by the create, before anything is created.
+    Object.assign(declared, { parentId: undefined });
+    options.replacementTrigger = "v2";
+    const forced = await stack.up({ skipPreview: true });
+    expect(forced.error?.message).toContain(
+      `Branch "vault" (${old}) cannot be replaced (a replacement Pulumi decided): it is protected`,
+    );
+    expect(writes(forced)).toEqual([]);
+    expect(await serviceBranch(old)).toMatchObject({ name: "vault", protected: true });
+
+    // Unprotected by an up of its own, then replaced.
+    options.replacementTrigger = "v1";
+    Object.assign(declared, { protected: false, name: undefined });
     ok(await stack.up({ skipPreview: true }));
+    declared.parentId = world.branches.staging;
+    ok(await stack.up());
+    expect(String(outputs(stack).id)).not.toBe(old);
+    expect(await namesOnService()).not.toContain("vault-replaced");
     ok(await stack.destroy({ skipPreview: true }));
+  });
+
+  it("protected: true removed from the program unprotects the branch (one PATCH, said in the preview), and Pulumi's protect goes with it", async () => {
+    const declared: Partial<BranchArgs> = { protected: true };
+    const stack = world.stack(() => ({
+      id: new Branch("unguard", { projectId: world.projectId, ...declared }).branchId,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const id = String(outputs(stack).id);
+    expect(protectedInState(stack)).toEqual(["unguard"]);
+    delete declared.protected;
+    const preview = ok(await stack.preview());
+    expect(preview.steps.filter((s) => s.type === BRANCH).map((s) => [s.op, s.diffs])).toEqual([
+      ["update", ["protected"]],
+    ]);
+    const up = ok(await stack.up({ skipPreview: true }));
+    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${id}`]);
+    expect(await serviceBranch(id)).toMatchObject({ protected: false });
+    expect(protectedInState(stack)).toEqual([]);
+    await expectNoChange(stack);
+    ok(await stack.destroy());
+    expect(await namesOnService()).not.toContain("unguard");
+  });
+
+  it("a branch protected outside the program, which says nothing of it: the refresh and each preview warn that it has no Pulumi protect", async () => {
+    const { stack, declared, id } = branchStack("console-guarded");
+    ok(await stack.up({ skipPreview: true }));
+    await world.api.branches.update(world.projectId, id(), { protected: true });
+    const refresh = ok(await stack.refresh({ skipPreview: true }));
+    const warning = `Branch "console-guarded" (${id()}) is protected on Neon (set outside this program)`;
+    expect(refresh.warnings.join("\n")).toContain(warning);
+    const preview = ok(await stack.preview());
+    expect(preview.warnings.join("\n")).toContain(warning);
+    expect(preview.requests).toEqual([]);
+    declared.args = { protected: false };
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${id()}`]);
+    expect(up.warnings.join("\n")).not.toContain(warning);
+    ok(await stack.destroy());
   });
 
   it("a resource moved under a new parent without an alias: its create is refused by name; then adoptId keeps the branch", async () => {

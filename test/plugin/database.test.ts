@@ -79,6 +79,19 @@ describe("Database through the local engine", () => {
     await expectNoChange(stack, ["owner", "db"]);
   });
 
+  it("a new name the branch's other database has: refused naming both and what to do; nothing changes", async () => {
+    declared = { name: "neondb" };
+    const up = await stack.up();
+    expect(up.error?.message).toContain(
+      `Database appdb2 of branch ${world.branches.dev} cannot be renamed "neondb": the branch already has a database ` +
+        "of that name",
+    );
+    expect(up.error?.message).toContain("Nothing was changed. Choose another name, or rename or delete that database");
+    expect(await databasesOn()).toEqual(["appdb2 (app_owner)", "neondb (neondb_owner)"]);
+    declared = { name: "appdb2" };
+    await expectNoChange(stack, ["owner", "db"]);
+  });
+
   it("renaming the owner Role: the new role, the database's new owner (one PATCH), then the old role deleted", async () => {
     ownerRole = "app_owner2";
     const up = ok(await stack.up());

@@ -79,9 +79,20 @@ describe("Role through the local engine", () => {
     await expectNoChange(stack, ["app"]);
   });
 
-  it("new passwordTriggers: the preview warns, the up sends one reset, the new password is recorded", async () => {
+  it("a first passwordTriggers value is recorded: an update that sends nothing and warns of nothing", async () => {
     const before = outputs(stack).password;
     declared = { ...declared, passwordTriggers: ["v1"] };
+    const up = ok(await run(stack.up()));
+    expect(ops(up, "app")).toEqual(["update app"]);
+    expect(writes(up)).toEqual([]);
+    expect([...(up.preview?.diagnostics ?? []), ...up.diagnostics].filter((d) => d.severity === "warning")).toEqual([]);
+    expect(outputs(stack).password).toBe(before);
+    await expectNoChange(stack, ["app"]);
+  });
+
+  it("new passwordTriggers: the preview warns, the up sends one reset, the new password is recorded", async () => {
+    const before = outputs(stack).password;
+    declared = { ...declared, passwordTriggers: ["v2"] };
     const preview = ok(await run(stack.preview()));
     expect(ops(preview, "app")).toEqual(["update app"]);
     expect(preview.requests).toEqual([]);
@@ -101,7 +112,7 @@ describe("Role through the local engine", () => {
 
   it("a reset whose response is lost is settled by reading the password: one reset, the new password recorded", async () => {
     const before = outputs(stack).password;
-    declared = { ...declared, passwordTriggers: ["v2"] };
+    declared = { ...declared, passwordTriggers: ["v3"] };
     world.emulator.faults.add({ method: "POST", path: "/reset_password", kind: "ambiguous", times: 1 });
     const up = ok(await run(stack.up({ skipPreview: true })));
     world.emulator.faults.clear();
