@@ -1,5 +1,5 @@
 import { UNKNOWN } from "../shared/unknown";
-import { checkBranchInputs, checkResetProtected } from "./check";
+import { checkBranchInputs, checkReplaceProtected, checkResetProtected } from "./check";
 import { withDefaultName } from "./impl";
 import { withServiceProtection } from "./resource";
 
@@ -121,13 +121,29 @@ describe("withServiceProtection: protected: true brings Pulumi's protect option"
     expect(withServiceProtection({ protected: false }, undefined)).toBeUndefined();
     expect(withServiceProtection({}, { retainOnDelete: true })).toEqual({ retainOnDelete: true });
   });
-  it("not for an adopted branch, which Pulumi never deletes", () => {
-    expect(withServiceProtection({ protected: true, adoptId: "br-a-1" }, undefined)).toBeUndefined();
+  it("not when the program chose what a delete does: retainOnDelete", () => {
+    expect(withServiceProtection({ protected: true }, { retainOnDelete: true })).toEqual({ retainOnDelete: true });
   });
   it("leaves an explicit protect as the program set it", () => {
     expect(withServiceProtection({ protected: true }, { protect: false })).toEqual({ protect: false });
   });
   it("cannot read an Output or a Promise: no option added", () => {
     expect(withServiceProtection({ protected: Promise.resolve(true) }, undefined)).toBeUndefined();
+  });
+});
+
+describe("checkReplaceProtected: a protected branch is not replaced", () => {
+  const olds = { projectId: "p", parentId: "br-a-1", protected: true, name: "x" };
+  it("names each replacing input that changed, with what to do", () => {
+    const [failure, ...rest] = checkReplaceProtected(olds, { ...olds, parentId: "br-b-2", protected: false });
+    expect(rest).toEqual([]);
+    expect(failure.property).toBe("parentId");
+    expect(failure.reason).toContain("changed on a protected branch");
+    expect(failure.reason).toContain("Unprotect it first in an up of its own");
+  });
+  it("says nothing of an update, a branch that was not protected, or an unknown value", () => {
+    expect(checkReplaceProtected(olds, { ...olds, name: "y", protected: false })).toEqual([]);
+    expect(checkReplaceProtected({ ...olds, protected: false }, { ...olds, parentId: "br-b-2" })).toEqual([]);
+    expect(checkReplaceProtected(olds, { ...olds, parentId: UNKNOWN })).toEqual([]);
   });
 });

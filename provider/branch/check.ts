@@ -6,6 +6,7 @@
  * free text (a name or an annotation may have been a secret in the program).
  */
 import { isBranchId, projectIdRule } from "../shared/ids";
+import { stableJson } from "../shared/stable-json";
 import { isUnknown } from "../shared/unknown";
 import {
   CheckFailure,
@@ -134,6 +135,28 @@ function reset(news: Props): CheckFailure[] {
         "reset from; remove resetTriggers, or replace the branch to start it again",
     },
   ];
+}
+
+/** The inputs whose change replaces a branch (diff.ts BRANCH_DIFF_RULES, effect "replace"). */
+const REPLACING_INPUTS = ["projectId", "parentId", "parentLsn", "parentTimestamp", "initSource"];
+
+/**
+ * A replacement of a branch the program protected (its old inputs say `protected: true`): Neon would let the new
+ * branch be made and then refuse to delete the old one, and `protected: false` in the same change would apply to the
+ * new branch only. Refused here, naming the property (the Diff refuses it too, from the service's record, for a branch
+ * protected outside the program).
+ */
+export function checkReplaceProtected(olds: Props, news: Props): CheckFailure[] {
+  if (olds.protected !== true) return [];
+  return REPLACING_INPUTS.filter((p) => !isUnknown(news[p]) && stableJson(olds[p]) !== stableJson(news[p])).map(
+    (property) => ({
+      property,
+      reason:
+        "changed on a protected branch: the replacement would make a new branch and then fail to delete this one " +
+        "(Neon does not delete a protected branch). Unprotect it first in an up of its own (protected: false, " +
+        "without this change; in the same up it would apply to the new branch only), then make this change",
+    }),
+  );
 }
 
 /**

@@ -124,8 +124,20 @@ describe("planBranchChange: protected removed from the program", () => {
       reset: false,
     });
   });
-  it("changes nothing when the program never declared it (protected outside the program)", () => {
-    expect(planBranchChange({ ...olds, protected: true }, same).changes).toBe(false);
+  it("a declaration of the value the branch has is recorded (no PATCH), so that removing it later unprotects", () => {
+    const outside = { ...olds, protected: true };
+    expect(planBranchChange(outside, { ...same, protected: true })).toEqual({
+      changes: true,
+      replaces: [],
+      patch: [],
+      reset: false,
+    });
+    expect(planBranchChange(outside, same).changes).toBe(false); // never declared: nothing to record
+  });
+  it("the same for an expiry written with the branch's own value: recorded, and its removal later sends null", () => {
+    const undeclared = { ...olds, declared: olds.declared.filter((p) => p !== "expiresAt") };
+    expect(planBranchChange(undeclared, same)).toMatchObject({ changes: true, patch: [] });
+    expect(planBranchChange(olds, { ...same, expiresAt: undefined })).toMatchObject({ patch: ["expiresAt"] });
   });
 });
 

@@ -48,6 +48,13 @@ export const BRANCH_DIFF_RULES: Record<string, BranchDiffRule> = {
 /** Properties whose removal from the program is a change (see the module's doc). */
 const REMOVAL_CHANGES = ["expiresAt", "annotations", "protected", "resetTriggers", "adoptId"];
 
+/**
+ * Of those, the ones whose removal acts only where the program had declared them (`declared` in the state). A
+ * declaration that changes nothing on the service (the program writes the value the branch has) is still a change:
+ * recorded, so that removing it later is seen.
+ */
+const DECLARED_REMOVALS = ["expiresAt", "annotations", "protected"];
+
 export interface BranchPlan {
   changes: boolean;
   replaces: string[];
@@ -62,12 +69,20 @@ export function planBranchChange(olds: Props, news: Props): BranchPlan {
   const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => differs(property, olds, news));
   const where = (effect: BranchEffect) => changed.filter((p) => BRANCH_DIFF_RULES[p].effect === effect);
   return {
-    changes: changed.length > 0,
+    changes: changed.length > 0 || declarationsChanged(olds, news),
     replaces: where("replace"),
     patch: where("patch"),
     // A first value (none before) is recorded, as a removal is: only a changed value resets (it discards data).
     reset: changed.includes("resetTriggers") && news.resetTriggers !== undefined && olds.resetTriggers !== undefined,
   };
+}
+
+/** The program now declares (or no longer declares) one of DECLARED_REMOVALS: `declared` is to be recorded. */
+function declarationsChanged(olds: Props, news: Props): boolean {
+  if (!Array.isArray(olds.declared)) return false;
+  const before = (olds.declared as string[]).filter((p) => DECLARED_REMOVALS.includes(p)).sort();
+  const after = DECLARED_REMOVALS.filter((p) => news[p] !== undefined).sort();
+  return stableJson(before) !== stableJson(after);
 }
 
 function differs(property: string, olds: Props, news: Props): boolean {
@@ -85,7 +100,7 @@ function removed(property: string, olds: Props): boolean {
   if (!REMOVAL_CHANGES.includes(property)) return false;
   if (property === "resetTriggers" || property === "adoptId") return olds[property] !== undefined;
   const declared = Array.isArray(olds.declared) ? (olds.declared as string[]) : [];
-  if (!declared.includes(property)) return false;
+  if (!DECLARED_REMOVALS.includes(property) || !declared.includes(property)) return false;
   if (property === "protected") return olds.protected === true;
   return property === "expiresAt" ? olds.expiresAt !== undefined : stableJson(olds.annotations ?? {}) !== "{}";
 }

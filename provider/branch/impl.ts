@@ -10,7 +10,7 @@ import { assertProjectReachable } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
-import { checkBranchInputs, checkResetProtected } from "./check";
+import { checkBranchInputs, checkReplaceProtected, checkResetProtected } from "./check";
 import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
 import { changeWarnings, labelOf, planBranchChange, protectedOutsideProgram, unguardedWarning } from "./diff";
@@ -34,7 +34,11 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   noteProgramCheck();
   const inputs = withDefaultName(olds, news);
   const triggersChanged = stableJson(olds.resetTriggers) !== stableJson(inputs.resetTriggers);
-  const failures = [...checkBranchInputs(inputs), ...checkResetProtected(olds, inputs, triggersChanged)];
+  const failures = [
+    ...checkBranchInputs(inputs),
+    ...checkReplaceProtected(olds, inputs),
+    ...checkResetProtected(olds, inputs, triggersChanged),
+  ];
   if (failures.length > 0) return { inputs, failures };
   noteHeld(olds);
   checked.add(stableJson(inputs));

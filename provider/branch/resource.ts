@@ -28,7 +28,7 @@ export interface BranchArgs {
   initSource?: pulumi.Input<"parent-data" | "schema-only">;
   /**
    * A protected branch cannot be deleted, reset or expire. Changing it is one PATCH. A plain `true` also gives the
-   * resource Pulumi's `protect` option (unless the program sets `protect` itself, or gives `adoptId`), so that
+   * resource Pulumi's `protect` option (unless the program sets `protect` or `retainOnDelete` itself), so that
    * `pulumi destroy` or a replacement is refused before anything is deleted, not when the engine reaches the branch.
    */
   protected?: pulumi.Input<boolean>;
@@ -161,14 +161,16 @@ export class Branch extends pulumi.dynamic.Resource {
  * engine at each delete step, and a `pulumi destroy` or `up` first previews every step, so a protected resource fails
  * that preview before anything is deleted (pulumi/pulumi v3.248.0 pkg/resource/deploy/step.go DeleteStep.Apply;
  * step_generator.go refuses to replace one). So a plain `protected: true` brings `protect: true` with it. An explicit
- * `protect` in the options wins; an Output or a Promise cannot be read here (docs/resources.md says to set both). Not
- * while `adoptId` is given: Pulumi never deletes an adopted branch (adopt.ts), so its destroy deletes no data.
+ * `protect` or `retainOnDelete` in the options wins (the program chose what a delete does); an Output or a Promise
+ * cannot be read here (docs/resources.md says to set both). An adopted branch gets it too: Pulumi never deletes it
+ * (adopt.ts), but a destroy would still delete the databases on it and then stop at its computes, which Neon does not
+ * delete on a protected branch.
  */
 export function withServiceProtection(
-  args: Pick<BranchArgs, "protected" | "adoptId">,
+  args: Pick<BranchArgs, "protected">,
   opts: pulumi.CustomResourceOptions | undefined,
 ): pulumi.CustomResourceOptions | undefined {
-  if (args.protected !== true || args.adoptId !== undefined || opts?.protect !== undefined) return opts;
+  if (args.protected !== true || opts?.protect !== undefined || opts?.retainOnDelete === true) return opts;
   return { ...opts, protect: true };
 }
 

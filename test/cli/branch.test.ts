@@ -130,12 +130,12 @@ describe("Branch through the real CLI", () => {
       expect((await world.api.endpoints.list(world.projectId)).map((e) => e.id)).toContain(compute);
 
       // A replacement with protected: false and a new name in the same up would unprotect only the new branch:
-      // the Diff refuses it, so the preview fails naming the branch, and nothing is sent.
+      // Check refuses it, naming the property, so the preview fails, and nothing is sent.
       declared.args = { protected: false, name: "cli-vault-2", parentId: world.branches.staging };
       const replacing = await stack.up();
-      expect(oneLine(replacing.error?.message)).toContain(
-        `Branch "cli-vault" (${branch}) cannot be replaced (parentId changed): it is protected`,
-      );
+      const refusal = oneLine(replacing.error?.message);
+      expect(refusal).toContain("parentId");
+      expect(refusal).toContain("changed on a protected branch: the replacement would make a new branch");
       expect(replacing.requests).toEqual([]);
 
       // Unprotected in the program: one PATCH, the option goes with it, and the destroy deletes both.

@@ -307,9 +307,9 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
     }));
     ok(await stack.up({ skipPreview: true }));
     const old = String(outputs(stack).id);
-    const refusal = `Branch "vault" (${old}) cannot be replaced (parentId changed): it is protected`;
+    const refusal = "parentId: changed on a protected branch: the replacement would make a new branch and then fail";
 
-    // A new parent: the preview fails saying so, naming the branch; nothing is sent.
+    // A new parent: the preview fails saying so, naming the property; nothing is sent.
     declared.parentId = world.branches.staging;
     const up = await stack.up();
     expect(up.error?.message).toContain(refusal);
@@ -376,10 +376,37 @@ describe("replacements: a replacementTrigger, --replace, a failed create, a prot
     const preview = ok(await stack.preview());
     expect(preview.warnings.join("\n")).toContain(warning);
     expect(preview.requests).toEqual([]);
-    declared.args = { protected: false };
+    // Following the warning's advice: protected: true, the value the branch has, is recorded (an update that sends
+    // nothing) and brings protect; removing it later is then seen, and unprotects.
+    declared.args = { protected: true };
+    const kept = ok(await stack.up());
+    expect(branchOps(kept)).toEqual(["update console-guarded"]);
+    expect(writes(kept)).toEqual([]);
+    expect(protectedInState(stack)).toEqual(["console-guarded"]);
+    await expectNoChange(stack);
+    declared.args = {};
     const up = ok(await stack.up());
     expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${id()}`]);
     expect(up.warnings.join("\n")).not.toContain(warning);
+    expect(await serviceBranch(id())).toMatchObject({ protected: false });
+    expect(protectedInState(stack)).toEqual([]);
+    ok(await stack.destroy());
+  });
+
+  it("an expiry set outside the program, then written with that value, then removed: the removal sends expires_at null", async () => {
+    const { stack, declared, id } = branchStack("console-expiry");
+    ok(await stack.up({ skipPreview: true }));
+    const expiresAt = new Date(Date.now() + 2 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    await world.api.branches.update(world.projectId, id(), { expires_at: expiresAt });
+    ok(await stack.refresh({ skipPreview: true }));
+    declared.args = { expiresAt };
+    const recorded = ok(await stack.up());
+    expect(writes(recorded)).toEqual([]);
+    await expectNoChange(stack);
+    declared.args = {};
+    const removed = ok(await stack.up());
+    expect(writes(removed)).toEqual([`PATCH ${branchesPath()}/${id()}`]);
+    expect((await serviceBranch(id())).expires_at).toBeUndefined();
     ok(await stack.destroy());
   });
 
@@ -444,6 +471,24 @@ describe("deleting a branch: refusals send no DELETE and name the branch", () =>
     ok(await stack.up({ skipPreview: true }));
     ok(await stack.destroy());
     expect(await namesOnService()).not.toContain("keep");
+  });
+
+  it("a protected branch let go with retainOnDelete (the refusals' advice): no protect then, and it stays on Neon", async () => {
+    const declared: { options: { retainOnDelete?: boolean } } = { options: {} };
+    const stack = world.stack(() => ({
+      id: new Branch("let-go", { projectId: world.projectId, protected: true }, declared.options).branchId,
+    }));
+    ok(await stack.up({ skipPreview: true }));
+    const id = String(outputs(stack).id);
+    expect(protectedInState(stack)).toEqual(["let-go"]);
+    declared.options = { retainOnDelete: true };
+    ok(await stack.up({ skipPreview: true }));
+    expect(protectedInState(stack)).toEqual([]);
+    const destroyed = ok(await stack.destroy());
+    expect(writes(destroyed)).toEqual([]);
+    expect(await serviceBranch(id)).toMatchObject({ name: "let-go", protected: true });
+    await world.api.branches.update(world.projectId, id, { protected: false });
+    await world.api.branches.delete(world.projectId, id);
   });
 
   it("a branch with children: refused, naming them; once they are gone, deleted", async () => {
@@ -525,7 +570,7 @@ describe("adoption: by adoptId, never by accident", () => {
     expect(writes(up)).toEqual([]);
   });
 
-  it("adoptId takes the branch with one PATCH of what differs; destroy leaves it, with a warning", async () => {
+  it("adoptId takes the branch with one PATCH of what differs; protected, its destroy is refused first; else destroy leaves it, with a warning", async () => {
     const { stack } = branchStack("adopted", { adoptId: world.branches.staging, protected: true });
     const up = ok(await stack.up());
     expect(previewWarnings(up).join("\n")).toContain(`Branch "adopted" adopts ${world.branches.staging}`);
@@ -534,10 +579,18 @@ describe("adoption: by adoptId, never by accident", () => {
     const preview = ok(await stack.preview());
     expect(preview.requests).toEqual([]);
     expect(branchOps(preview)).toEqual(["same adopted"]);
-    const destroy = ok(await stack.destroy());
+    // protected: true brought Pulumi's protect here too: a destroy would delete the databases on the branch and stop
+    // at its computes (Neon does not delete them on a protected branch), so it is refused first.
+    const refused = await stack.destroy();
+    expect(refused.error?.message).toContain(`resource "${stack.urnOf("adopted")}" cannot be deleted`);
+    expect(writes(refused)).toEqual([]);
+    // With adoptId and protected: false, the destroy leaves the branch, with a warning.
+    const { stack: unguarded } = branchStack("adopted-2", { adoptId: world.branches.staging, protected: false });
+    ok(await unguarded.up({ skipPreview: true }));
+    const destroy = ok(await unguarded.destroy());
     expect(writes(destroy)).toEqual([]);
     expect(destroy.warnings.join("\n")).toContain(`was not deleted: it was adopted`);
-    await world.api.branches.update(world.projectId, world.branches.staging, { protected: false });
+    expect(await serviceBranch(world.branches.staging)).toMatchObject({ name: "staging", protected: false });
   });
 
   it("a branch that does not exist is refused, naming adoptId", async () => {
