@@ -11,7 +11,6 @@ import { isUnknown } from "../shared/unknown";
 import {
   CheckFailure,
   Validator,
-  describe,
   isBoolean,
   isString,
   isStringMap,
@@ -20,12 +19,12 @@ import {
   oneOf,
   optional,
   shown,
+  isList,
 } from "../shared/validators";
+import { BRANCH_DIFF_RULES } from "./diff";
 import { hasFraction, instantOf, LSN, MAX_EXPIRY_MS, spanOf } from "./time";
 
 type Props = Record<string, unknown>;
-
-const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);
 
 const isTimestamp: Validator = (v) =>
   instantOf(v) !== undefined
@@ -137,8 +136,8 @@ function reset(news: Props): CheckFailure[] {
   ];
 }
 
-/** The inputs whose change replaces a branch (diff.ts BRANCH_DIFF_RULES, effect "replace"). */
-const REPLACING_INPUTS = ["projectId", "parentId", "parentLsn", "parentTimestamp", "initSource"];
+/** The inputs whose change replaces a branch (diff.ts). */
+const REPLACING_INPUTS = Object.keys(BRANCH_DIFF_RULES).filter((p) => BRANCH_DIFF_RULES[p].effect === "replace");
 
 /**
  * A replacement of a branch the program protected (its old inputs say `protected: true`): Neon would let the new

@@ -15,7 +15,7 @@
 import type { Branch } from "../../sdk";
 import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
-import { errorKind, ResourceInitError } from "../shared/errors";
+import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { annotationsApplied, notAppliedError } from "./annotations";
 import { labelOf } from "./diff";
@@ -145,7 +145,7 @@ function nameTaken(inputs: Props, existing: Branch): string {
  */
 async function failedCreate(inputs: Props, name: string, parentId: string | undefined, error: unknown) {
   const projectId = String(inputs.projectId);
-  const createdId = (error as { resourceId?: string }).resourceId;
+  const createdId = createdIdOf(error);
   if (createdId) {
     const origin = originOf(inputs, parentId);
     const branch = await client()

@@ -8,6 +8,7 @@
  * removal means something (`expiresAt`: no expiry; `annotations`: none; `protected`: unprotected, as Pulumi's
  * `protect`, which `protected: true` brought, goes with the line; `resetTriggers`, `adoptId`: recorded).
  */
+import { declaredIn } from "../shared/declared";
 import { isUnknown } from "../shared/unknown";
 import { stableJson } from "../shared/stable-json";
 import { sameInstant, sameLsn } from "./time";
@@ -79,8 +80,9 @@ export function planBranchChange(olds: Props, news: Props): BranchPlan {
 
 /** The program now declares (or no longer declares) one of DECLARED_REMOVALS: `declared` is to be recorded. */
 function declarationsChanged(olds: Props, news: Props): boolean {
-  if (!Array.isArray(olds.declared)) return false;
-  const before = (olds.declared as string[]).filter((p) => DECLARED_REMOVALS.includes(p)).sort();
+  const declared = declaredIn(olds);
+  if (declared === undefined) return false;
+  const before = declared.filter((p) => DECLARED_REMOVALS.includes(p)).sort();
   const after = DECLARED_REMOVALS.filter((p) => news[p] !== undefined).sort();
   return stableJson(before) !== stableJson(after);
 }
@@ -99,7 +101,7 @@ function differs(property: string, olds: Props, news: Props): boolean {
 function removed(property: string, olds: Props): boolean {
   if (!REMOVAL_CHANGES.includes(property)) return false;
   if (property === "resetTriggers" || property === "adoptId") return olds[property] !== undefined;
-  const declared = Array.isArray(olds.declared) ? (olds.declared as string[]) : [];
+  const declared = declaredIn(olds) ?? [];
   if (!DECLARED_REMOVALS.includes(property) || !declared.includes(property)) return false;
   if (property === "protected") return olds.protected === true;
   return property === "expiresAt" ? olds.expiresAt !== undefined : stableJson(olds.annotations ?? {}) !== "{}";
@@ -148,7 +150,7 @@ export function changeWarnings(id: string, olds: Props, news: Props, plan: Branc
 
 /** Neon protects the branch, and the program says nothing of it (so the resource has no Pulumi `protect`). */
 export function protectedOutsideProgram(olds: Props, news: Props): boolean {
-  const declared = Array.isArray(olds.declared) ? (olds.declared as string[]) : [];
+  const declared = declaredIn(olds) ?? [];
   return olds.protected === true && news.protected === undefined && !declared.includes("protected");
 }
 

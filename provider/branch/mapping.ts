@@ -10,6 +10,7 @@
  * neither is a change of the program (a diff against the record would replace the branch after every reset).
  */
 import type { Branch, BranchCreateRequest } from "../../sdk";
+import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 
 type Props = Record<string, unknown>;
 
@@ -136,11 +137,7 @@ export function originOfRecord(branch: Branch): Origin {
 }
 
 /** The inputs the program set, as recorded in `declared`. */
-export function declaredOf(inputs: Props): string[] {
-  return Object.keys(inputs)
-    .filter((key) => key !== "__provider" && !RECORDS.includes(key) && inputs[key] !== undefined)
-    .sort();
-}
+export const declaredOf = (inputs: Props): string[] => declaredOfInputs(inputs, RECORDS);
 
 /**
  * The outputs of an update that sends nothing (only carried inputs changed: a removed `resetTriggers` or `adoptId`, a
@@ -162,7 +159,7 @@ export function recordedOutputs(olds: Props, news: Props): Props {
  */
 export function inputsFromOutputs(outputs: Props): Props {
   const origin = (outputs.origin ?? {}) as Props;
-  const declared = Array.isArray(outputs.declared) ? (outputs.declared as string[]) : [];
+  const declared = declaredIn(outputs) ?? [];
   const inputs: Props = {};
   for (const name of declared) {
     const fromOrigin = ORIGIN_FIELDS.some(([input]) => input === name);

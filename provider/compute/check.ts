@@ -17,6 +17,7 @@ import {
   matches,
   oneOf,
   optional,
+  isList,
 } from "../shared/validators";
 
 const SIZES_TEXT = "0.25, 0.5, any integer from 1 to 16, or an even integer from 18 to 56";
@@ -30,8 +31,6 @@ const isSuspendTimeout: Validator = (v) =>
   Number.isInteger(v) && (v === -1 || v === 0 || ((v as number) >= 60 && (v as number) <= 604800))
     ? undefined
     : `must be -1 (never suspend), 0 (the default, 300 s) or a whole number of seconds from 60 to 604800 (7 days); got ${describe(v)}`;
-
-const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);
 
 /** One validator per input property: the table users read in the README. */
 export const COMPUTE_RULES: Record<string, Validator> = {

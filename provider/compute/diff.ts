@@ -198,7 +198,6 @@ function mustDeleteFirst(olds: Record<string, unknown>, news: Record<string, unk
 }
 
 /** JSON with sorted keys (shared/stable-json.ts), re-exported for compute's other files. */
-export { stableJson };
 
 /**
  * The preview's warning for a change that drops (or may drop) a running compute's connections; undefined when it

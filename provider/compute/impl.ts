@@ -4,7 +4,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { checkComputeInputs } from "./check";
-import { connectionWarning, keepOldSpelling, planComputeChange, stableJson } from "./diff";
+import { stableJson } from "../shared/stable-json";
+import { connectionWarning, keepOldSpelling, planComputeChange } from "./diff";
 import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./mapping";
 import { createCompute } from "./create";
 import { MoveNotMade } from "./patch";

@@ -4,6 +4,7 @@
  * the outputs, so that a property cannot be sent under one name and read back under another.
  */
 import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../sdk";
+import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { maxConnectionsFor } from "./sizes";
 
 /** Input property → field of the API's endpoint object. pgSettings lives in settings.pg_settings. */
@@ -114,11 +115,7 @@ export function recordedOutputs(olds: Props, news: Props): Props {
 }
 
 /** The inputs the program set, as recorded in `declared`. */
-export function declaredOf(inputs: Props): string[] {
-  return Object.keys(inputs)
-    .filter((key) => key !== "__provider" && !RECORDS.includes(key) && inputs[key] !== undefined)
-    .sort();
-}
+export const declaredOf = (inputs: Props): string[] => declaredOfInputs(inputs, RECORDS);
 
 /** The pooled connection host: "-pooler" inserted after the compute id (api.md). */
 export function poolerHost(id: string, host: string): string {
@@ -131,7 +128,7 @@ export function poolerHost(id: string, host: string): string {
  */
 export function inputsFromOutputs(outputs: Props): Props {
   const all = ["projectId", ...INPUT_FIELDS.map(([name]) => name), "pgSettings", ...CARRIED_INPUTS];
-  const declared = Array.isArray(outputs.declared) ? (outputs.declared as string[]) : all;
+  const declared = declaredIn(outputs) ?? all;
   const inputs: Props = {};
   for (const name of declared) if (outputs[name] !== undefined) inputs[name] = outputs[name];
   return inputs;

@@ -5,7 +5,7 @@
  * Only what a read proves is said: a project that does not answer keeps the 404 (and its advice: hints.ts).
  */
 import type { Branch } from "../../sdk";
-import { errorKind } from "../shared/errors";
+import { errorKind, found } from "../shared/errors";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -55,16 +55,6 @@ export async function explainNotFound(error: unknown, target: Target): Promise<u
     // not a 404: the reads prove nothing
   }
   return error;
-}
-
-/** What a read answers, or undefined when it answers 404 (anything else is thrown). */
-async function found<T>(request: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await request();
-  } catch (error) {
-    if (errorKind(error) === "not_found") return undefined;
-    throw error;
-  }
 }
 
 function label(target: Target): string {

@@ -11,8 +11,9 @@
  *   the engine keeps it in state and nothing is orphaned.
  */
 import type { Database } from "../../sdk";
-import { addressOf, BranchAddress, found } from "../shared/branch-objects";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { addressOf, BranchAddress } from "../shared/branch-objects";
+
+import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { toOutputs } from "./mapping";
 import { alreadyOnBranch, explainOwnerMissing } from "./refusal";
@@ -36,7 +37,7 @@ export async function createDatabase(inputs: Props): Promise<{ id: string; outs:
       const kind = errorKind(error);
       if (kind === "conflict") throw alreadyOnBranch(address, name, error);
       if (kind === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
-      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdBy(error))
+      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined)
         throw await madeButNotReady(address, name, inputs, error);
       throw (await explainOwnerMissing(address, inputs, error)) ?? error;
     }
@@ -51,11 +52,6 @@ function created(database: Database, address: BranchAddress): { id: string; outs
 async function named(address: BranchAddress, name: string): Promise<Database | undefined> {
   const databases = await client().databases.list(address.projectId, address.branchId);
   return databases.find((database) => database.name === name);
-}
-
-/** True when the client says the create was applied (its operations then failed or timed out: `resourceId`). */
-function createdBy(error: unknown): boolean {
-  return typeof (error as { resourceId?: unknown }).resourceId === "string";
 }
 
 /** The database exists but its operations failed or timed out: kept in state with its id, as it now is. */

@@ -4,7 +4,9 @@
  * stays, and the branch's list shows it.
  */
 import type { Database } from "../../sdk";
-import { BranchAddress, found } from "../shared/branch-objects";
+import { BranchAddress } from "../shared/branch-objects";
+
+import { found } from "../shared/errors";
 import { client } from "../shared/runtime";
 
 /**

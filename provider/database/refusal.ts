@@ -1,8 +1,9 @@
 /**
  * What the user is told when a database cannot be created or changed, with what to do.
  */
-import { BranchAddress, found } from "../shared/branch-objects";
-import { errorKind } from "../shared/errors";
+import { BranchAddress } from "../shared/branch-objects";
+
+import { errorKind, found } from "../shared/errors";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;

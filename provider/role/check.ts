@@ -10,7 +10,7 @@
 import { postgresName } from "../shared/branch-objects";
 import { branchIdRule, projectIdRule } from "../shared/ids";
 import { isUnknown } from "../shared/unknown";
-import { CheckFailure, describe, isBoolean, optional, required, Validator } from "../shared/validators";
+import { CheckFailure, isBoolean, isList, optional, required, Validator } from "../shared/validators";
 
 /** Role names Neon refuses, besides those starting with `pg_`. */
 export const PROTECTED_ROLE_NAMES = ["neon_superuser", "cloud_admin", "zenith_admin", "public", "none"] as const;
@@ -27,8 +27,6 @@ const notProtected: Validator = (value) => {
     return `is one of Neon's protected role names, which cannot be given to a role (protected: ${PROTECTED_TEXT})`;
   return undefined;
 };
-
-const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);
 
 /** One validator per input property. */
 export const ROLE_RULES: Record<string, Validator> = {

@@ -12,8 +12,8 @@
  */
 import type { Role } from "../../sdk";
 import { warn } from "../shared/diagnostics";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
-import { found } from "../shared/branch-objects";
+import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+
 import { client } from "../shared/runtime";
 import { cannotLogIn, RoleAddress, roleAddressOf, roleId, toCreateBody, toOutputs } from "./mapping";
 import { alreadyOnBranch } from "./refusal";
@@ -39,7 +39,7 @@ export async function createRole(inputs: Props): Promise<{ id: string; outs: Pro
       const kind = errorKind(error);
       if (kind === "conflict") throw alreadyOnBranch(address, error);
       if (kind === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
-      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdBy(error))
+      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined)
         throw await madeButNotReady(address, inputs, error);
       throw error;
     }
@@ -62,11 +62,6 @@ export async function recoverPassword(address: RoleAddress, inputs: Props): Prom
     );
     return undefined;
   }
-}
-
-/** True when the client says the create was applied (its operations then failed or timed out: `resourceId`). */
-function createdBy(error: unknown): boolean {
-  return typeof (error as { resourceId?: unknown }).resourceId === "string";
 }
 
 /**

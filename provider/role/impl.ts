@@ -10,8 +10,8 @@ import { deleteFirstWarning, planRoleChange, resetWarning } from "./diff";
 import { cannotLogIn, RoleAddress, roleAddressOf, toOutputs } from "./mapping";
 import { explainDeleteRefused, roleGone } from "./refusal";
 import { updateRole } from "./update";
-import { found } from "../shared/branch-objects";
-import { errorKind, resendWhileUnknown } from "../shared/errors";
+
+import { errorKind, found, resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable, MissingObject } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";

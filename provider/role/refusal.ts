@@ -2,7 +2,8 @@
  * What the user is told when a role cannot be created or deleted, with what to do. Never a password: every message is
  * built from names and ids, and the client's messages are already redacted (sdk/errors.ts).
  */
-import { found } from "../shared/branch-objects";
+
+import { found } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { RoleAddress } from "./mapping";
 

@@ -1,6 +1,6 @@
 /**
  * What the objects of a branch (roles, databases) share: their address (a project and a branch, checked offline as
- * Compute checks them), their Postgres names, and reading one that may be gone.
+ * Compute checks them) and their Postgres names.
  *
  * Names: Postgres keeps at most NAMEDATALEN - 1 = 63 bytes of an identifier and silently truncates a longer one
  * (PostgreSQL docs, "Lexical Structure", Identifiers and Key Words), and Neon's OpenAPI says a role name "cannot
@@ -8,7 +8,6 @@
  * a permanent diff: it is refused at preview. Neon's reserved names are sourced where they are listed (role/check.ts,
  * database/check.ts).
  */
-import { errorKind } from "./errors";
 import { Validator } from "./validators";
 
 /** Postgres's NAMEDATALEN - 1: the longest identifier, in bytes (UTF-8). */
@@ -31,16 +30,6 @@ export function postgresName(what: string): Validator {
     }
     return value.includes("\u0000") ? "must not contain a NUL character" : undefined;
   };
-}
-
-/** What a read answers, or undefined when it answers 404 (anything else is thrown). */
-export async function found<T>(request: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await request();
-  } catch (error) {
-    if (errorKind(error) === "not_found") return undefined;
-    throw error;
-  }
 }
 
 /** The address of a role or database: its project and branch, from its inputs or its state. */

@@ -51,3 +51,19 @@ export async function resendWhileUnknown(send: () => Promise<void>, happened?: (
     }
   }
 }
+
+/** What a read answers, or undefined when it answers 404 (anything else is thrown). */
+export async function found<T>(request: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await request();
+  } catch (error) {
+    if (errorKind(error) === "not_found") return undefined;
+    throw error;
+  }
+}
+
+/** The id of what a failed create made, when the client names it (`resourceId`: its operations then failed or timed out). */
+export function createdIdOf(error: unknown): string | undefined {
+  const id = (error as { resourceId?: unknown } | undefined)?.resourceId;
+  return typeof id === "string" ? id : undefined;
+}

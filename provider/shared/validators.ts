@@ -75,3 +75,6 @@ export function describe(value: unknown): string {
   if (typeof value === "object" && value !== null) return "an object";
   return String(value);
 }
+
+/** A list of any values (a resource's triggers). */
+export const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);

@@ -60,7 +60,7 @@ export class RolesApi {
     options: { recover?: Recover<Role> } = {},
   ): Promise<RoleWithOperations> {
     const request = "role" in body ? body : { role: body };
-    const send = this.sender(projectId, this.rolesPath(projectId, branchId), request);
+    const send = this.sender(this.rolesPath(projectId, branchId), request);
     const answer = async (role: Role) => ({ role, operations: await this.ctx.branchOperationsOf(projectId, branchId) });
     return this.mutate(projectId, settlingLostCreate(send, options.recover, answer));
   }
@@ -91,10 +91,10 @@ export class RolesApi {
    * when the new password is in force (the old one stays valid until then).
    */
   resetPassword(projectId: string, branchId: string, roleName: string): Promise<RoleWithOperations> {
-    return this.mutate(projectId, this.sender(projectId, `${this.path(projectId, branchId, roleName)}/reset_password`));
+    return this.mutate(projectId, this.sender(`${this.path(projectId, branchId, roleName)}/reset_password`));
   }
 
-  private sender(projectId: string, path: string, body?: unknown): () => Promise<RoleWithOperations> {
+  private sender(path: string, body?: unknown): () => Promise<RoleWithOperations> {
     return () => this.ctx.transport.request({ method: "POST", path, body, schema: RoleOperations });
   }
 
