@@ -338,7 +338,7 @@ function configValue(value: ConfigInput): automation.ConfigValue {
  * event carries what the read found as the op (pkg/engine/update.go OnResourceStepPost: `s.ResultOp()`, same, update
  * or delete, in updateActions and previewActions alike), which `LocalStack` reports as op `refresh` with `found`.
  */
-export function stepsOf(events: Events, preview: boolean, refresh = false): StepRecord[] {
+function stepsOf(events: Events, preview: boolean, refresh = false): StepRecord[] {
   const steps: StepRecord[] = [];
   for (const event of events) {
     const done = preview && !refresh ? event.resourcePreEvent : event.resOutputsEvent;
@@ -378,7 +378,7 @@ function diffsOf(metadata: automation.StepEventMetadata): string[] {
  * engine as `info#err` lines with no URN (plugin.go newPlugin); a `warning: …` line among them is the provider's
  * warning, counted as one, as `LocalStack` counts it (Diagnostics.addPluginOutput).
  */
-export function diagnosticsOf(events: Events): Diagnostic[] {
+function diagnosticsOf(events: Events): Diagnostic[] {
   const list: Diagnostic[] = [];
   for (const { diagnosticEvent: d } of events) {
     // Debug messages (the SDK's "Registering resource" log) are in the stream, but the CLI shows them only with

@@ -6,11 +6,11 @@
  * `destroy` ran first; and the requests the emulator received; every id replaced by its label (differential-world.ts
  * IdLabels).
  *
- * Left out, because the two legitimately differ:
- * - the root stack (`pulumi:pulumi:Stack`): the CLI reports a step for it, the local engine does not (it keeps the
- *   stack's outputs, which are compared as outputs);
- * - the default provider (`pulumi:providers:pulumi-nodejs`): the local engine models it as the engine's internal
- *   resource and reports no step for it; the CLI reports its create or same step.
+ * Left out, because the two legitimately differ (testing/README.md, "Not compared"): the steps of the root stack
+ * (`pulumi:pulumi:Stack`, whose outputs are compared as outputs) and of the default provider
+ * (`pulumi:providers:pulumi-nodejs`, the engine's internal resource): the CLI also reports the provider's `same` step
+ * and a refresh's steps for both, which the local engine does not, and the root stack's step of an update last where
+ * the local engine reports it first.
  */
 import { CommandResult, Diagnostic, StepRecord } from "../../testing";
 import { IdLabels } from "./differential-world";

@@ -78,7 +78,7 @@ it("two pull requests at once, then one closed, leave exactly the other's branch
     // The password is the inherited owner role's, as the service reveals it on the pull request's branch.
     const password = await world.api.roles.revealPassword(world.projectId, String(shown.branchId), "neondb_owner");
     expect(decodeURIComponent(url.password)).toBe(password);
-    expect(pr1.exportState()).not.toContain(password);
+    expect(stack.exportState()).not.toContain(password);
     const databases = await world.api.databases.list(world.projectId, String(shown.branchId));
     expect(databases.map((d) => d.name)).toContain("app");
     const branch = (await world.api.branches.get(world.projectId, String(shown.branchId))).branch;
