@@ -22,6 +22,9 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 afterEach(() => emu.faults.clear());
 
+/** The waits the client chose before each retry, from its log ("retrying … in N ms"): its decision, not a clock. */
+const retryWaitsMs = (log: string[]) =>
+  log.flatMap((line) => /^retrying .* in (\d+) ms/.exec(line)?.slice(1) ?? []).map(Number);
 const endpointsPath = () => `/projects/${projectId}/endpoints`;
 const replicas = async () =>
   (await client.endpoints.listForBranch(projectId, branchId)).filter((e) => e.type === "read_only");
@@ -77,41 +80,51 @@ describe("writes retry only where the service certainly did not act", () => {
   });
   it("honours Retry-After on a 429 when the service sends one", async () => {
     const withHeader = await start({ retryAfter: true });
-    const c = clientFor(withHeader);
+    const log: string[] = [];
+    const c = clientFor(withHeader, { log: (line) => log.push(line) });
     const path = `/projects/${withHeader.projectId}/endpoints`;
     const main = (await c.branches.list(withHeader.projectId)).find((b) => b.name === "main")!;
     withHeader.faults.add({ method: "POST", path, kind: "429", times: 1 });
-    const started = Date.now();
     const { endpoint } = await c.endpoints.create(withHeader.projectId, { branch_id: main.id, type: "read_only" });
     expect(endpoint.type).toBe("read_only");
     expect(seen(withHeader, "POST", path).map((r) => r.status)).toEqual([429, 201]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the emulator's 429 says Retry-After: 1
+    const [wait] = retryWaitsMs(log);
+    expect(wait).toBeGreaterThanOrEqual(1_000); // the emulator's 429 says Retry-After: 1
     await withHeader.close();
   });
   it("backs off at least the floor on a 429 without Retry-After (the real service sends none)", async () => {
-    const floored = clientFor(emu, { retry: { baseDelayMs: 2, maxDelayMs: 50, rateLimitFloorMs: 300 } });
+    const log: string[] = [];
+    const floored = clientFor(emu, {
+      retry: { baseDelayMs: 2, maxDelayMs: 50, rateLimitFloorMs: 300 },
+      log: (line) => log.push(line),
+    });
     const posts = seen(emu, "POST", endpointsPath()).length;
     emu.faults.add({ method: "POST", path: endpointsPath(), kind: "429", times: 1 });
-    const started = Date.now();
     await floored.endpoints.create(projectId, { branch_id: branchId, type: "read_only" });
     expect(
       seen(emu, "POST", endpointsPath())
         .slice(posts)
         .map((r) => r.status),
     ).toEqual([429, 201]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const [wait] = retryWaitsMs(log);
+    expect(wait).toBeGreaterThanOrEqual(300);
   });
   it("with its default policy, waits at least 1 s after a 429 without Retry-After (issue 11, item 10)", async () => {
     // No `retry` option: the defaults under test. Zero jitter, so the wait is the floor alone (without it, ~0 ms).
-    const defaults = new NeonClient({ apiKey: emu.apiKey, apiUrl: emu.baseUrl, random: () => 0, rateLimit: false });
+    const log: string[] = [];
+    const defaults = new NeonClient({
+      apiKey: emu.apiKey,
+      apiUrl: emu.baseUrl,
+      random: () => 0,
+      rateLimit: false,
+      log: (line) => log.push(line),
+    });
     const gets = seen(emu, "GET", endpointsPath()).length;
     emu.faults.add({ method: "GET", path: endpointsPath(), kind: "429", times: 1 });
-    const started = Date.now();
     await defaults.endpoints.list(projectId);
-    const elapsed = Date.now() - started;
     const sent = seen(emu, "GET", endpointsPath()).slice(gets);
     expect(sent.map((r) => r.status)).toEqual([429, 200]);
-    expect(elapsed).toBeGreaterThanOrEqual(1_000);
+    expect(retryWaitsMs(log)).toEqual([1_000]); // zero jitter: the floor alone
   });
 });
 

@@ -44,10 +44,8 @@ describe("client-side rate limiting", () => {
     const emu = await start({ rateLimit: { perMinute: 10_000, burstPerSecondPerRoute: 5 } });
     try {
       const client = clientFor(emu, { rateLimit: { perSecondPerRoute: 4 } });
-      const started = Date.now();
       await Promise.all(Array.from({ length: 12 }, () => client.endpoints.list(emu.projectId)));
-      expect(emu.stats().byStatus["429"] ?? 0).toBe(0);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900); // 4 at once, 4 a second later, 4 after that
+      expect(emu.stats().byStatus["429"] ?? 0).toBe(0); // without the limiter, 7 of the 12 meet the 5-a-second burst
     } finally {
       await emu.close();
     }
@@ -57,11 +55,8 @@ describe("client-side rate limiting", () => {
     const emu = await start({ rateLimit: {} }); // the service's own limits: 700/min per account, 40/s per route
     try {
       const client = clientFor(emu, { rateLimit: undefined }); // the default limiter
-      const started = Date.now();
       await Promise.all(Array.from({ length: 70 }, () => client.endpoints.list(emu.projectId)));
-      expect(emu.stats().byStatus["429"] ?? 0).toBe(0);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(900); // 35 a second per route
-      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(emu.stats().byStatus["429"] ?? 0).toBe(0); // how fast it lets them through: bench/ (rate limiter)
     } finally {
       await emu.close();
     }

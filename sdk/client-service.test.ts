@@ -85,11 +85,10 @@ describe("refusals and transient answers", () => {
       headers: { Authorization: `Bearer ${emu.apiKey}` },
     });
     expect(restart.status).toBe(200); // suspend_compute then start_compute: the project is locked for ~600 ms
-    const started = Date.now();
     await client.endpoints.update(emu.projectId, endpoint.id, { suspend_timeout_seconds: 600 });
-    const locked = seen(emu, "PATCH", endpoint.id).filter((r) => r.status === 423).length;
-    expect(locked).toBeGreaterThan(10); // the old budget gave up after 10 attempts
-    expect(Date.now() - started).toBeGreaterThan(400);
+    const patches = seen(emu, "PATCH", endpoint.id).map((r) => r.status);
+    expect(patches.filter((status) => status === 423).length).toBeGreaterThan(10); // the old budget gave up after 10
+    expect(patches.at(-1)).toBe(200);
   });
 
   it("a project locked beyond the budget fails, saying it stayed locked and for how long it tried", async () => {

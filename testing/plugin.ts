@@ -75,12 +75,18 @@ export class Plugin {
       PULUMI_PROJECT: options.project,
       PULUMI_CONFIG: options.pluginConfig ?? "{}",
     };
-    const child = spawn(process.execPath, [entry, "127.0.0.1:0"], { cwd: options.cwd, env });
+    const guard = require.resolve("./orphan-guard");
+    const child = spawn(process.execPath, ["--require", guard, entry, "127.0.0.1:0"], { cwd: options.cwd, env });
     const port = await readPort(child);
     const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const plugin = new Plugin(child, client);
     child.stdout?.on("data", (chunk: Buffer) => plugin.output.push(chunk.toString()));
     return plugin;
+  }
+
+  /** The plugin's process id. */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** The text the plugin has written so far. */

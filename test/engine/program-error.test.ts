@@ -35,16 +35,15 @@ describe("a program using what the local engine does not model", () => {
     "%s: the command fails at once naming it, nothing escapes, and the next command runs",
     async (name) => {
       recorded = recordedStack(REFUSED[name].program);
-      const started = Date.now();
+      // A hang (the bug) never settles: the test's timeout catches it, however busy the machine.
       const preview = await recorded.stack.preview();
       expect(preview.error?.message).toMatch(REFUSED[name].error);
-      expect(Date.now() - started).toBeLessThan(10_000);
       recorded.stack.program = () => new Recorder("plain", { value: "v" });
       const next = await recorded.stack.preview();
       expect(next.error).toBeUndefined();
       expect(next.steps.map((step) => `${step.op} ${step.name}`)).toContain("create plain");
     },
-    20_000,
+    300_000,
   );
 
   it("under plain Node too: the process exits 0 and prints nothing but the error", () => {

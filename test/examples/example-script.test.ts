@@ -22,7 +22,7 @@ function runExample(args: string[]): Promise<{ code: number | null; signal: stri
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 480_000);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
@@ -190,7 +190,7 @@ describe("npm run example -- <name>: every example without the Pulumi CLI", () =
       // The key of a secret output is shown hidden, never its value.
       expect(output).not.toMatch(/"[A-Za-z0-9_-]{64}"/);
     },
-    180_000,
+    600_000,
   );
 
   it("an unknown name lists the examples and exits 2", async () => {

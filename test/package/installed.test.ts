@@ -123,14 +123,14 @@ describe("the packed package, installed in a project", () => {
         cwd: example,
         env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
         encoding: "utf8",
-        timeout: 120_000,
+        timeout: 480_000,
       });
       expect({ status: run.status, output: run.stderr.slice(-2000) }).toEqual({
         status: 0,
         output: expect.any(String),
       });
       expect(run.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
-    }, 150_000);
+    }, 600_000);
   });
 
   it("type-checks every TypeScript snippet of the README and docs/ that imports the package", () => {

@@ -130,7 +130,7 @@ describe("through the plugin", () => {
     expect(checkFailures(up.result.diagnostics).map((f) => f.property)).toEqual(["keyName"]);
     expect(up.result.requests).toEqual([]);
     expect(rig.stack.state.resources.filter((r) => r.type === COMPUTE || r.type === API_KEY)).toEqual([]);
-  }, 180_000);
+  }, 600_000);
 });
 
 /**

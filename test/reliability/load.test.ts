@@ -5,10 +5,9 @@
 import { runLoad } from "./load";
 
 it("50 changes across 10 projects through one plugin: all succeed within the rate limit", async () => {
-  const figures = await runLoad(10, 5, 60_000);
-  console.log(`load: ${JSON.stringify(figures)}`);
+  const figures = await runLoad(10, 5, 600_000); // a bound on a deadlock; the speed is npm run test:soak's figure
   expect(figures.errors).toEqual([]);
   expect(figures.changes).toBe(50);
   expect(figures.converged).toBe(true);
   // 429s, if any, were retried: every change succeeded above. Report them in the figures.
-}, 150_000);
+}, 1_300_000);
