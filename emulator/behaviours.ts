@@ -40,6 +40,14 @@ export interface ServiceBehaviours {
    * exist so that a client can be proved right under each; neither is the service today.
    */
   branchMove: BranchMove;
+  /**
+   * Items a page holds when a request to a route that pages (the OpenAPI document gives `limit` and `cursor` to
+   * `/projects`, `/projects/shared`, `/projects/{p}/branches` and `/projects/{p}/operations`) gives no `limit`.
+   * Unset: the documented default (projects 10), else a guess (operations 10, branches all). The real default of
+   * the branch and operation lists is not documented, so a client must follow the cursor whatever it is; tests set
+   * a small one so that a client reading one page fails them.
+   */
+  pageSize?: number;
 }
 
 export const BRANCH_MOVES = ["moves", "refused", "ignored"] as const;
@@ -66,6 +74,7 @@ export const REAL_SERVICE: ServiceBehaviours = {
   restartRequiresActive: true,
   branchReadyDelayMs: 0,
   branchMove: "moves",
+  pageSize: undefined,
 };
 
 /** The behaviours of an emulator: the real service, with what the caller set (undefined = the default). */
@@ -78,6 +87,8 @@ export function resolveBehaviours(set: Partial<ServiceBehaviours> = {}): Service
   if (!(out.branchReadyDelayMs >= 0)) throw new RangeError("branchReadyDelayMs must be a number ≥ 0");
   if (!BRANCH_MOVES.includes(out.branchMove))
     throw new RangeError(`branchMove must be one of ${BRANCH_MOVES.join(", ")}, not ${JSON.stringify(out.branchMove)}`);
+  if (out.pageSize !== undefined && !(Number.isInteger(out.pageSize) && out.pageSize >= 1))
+    throw new RangeError(`pageSize must be an integer ≥ 1, not ${JSON.stringify(out.pageSize)}`);
   if (!POOLER_REQUESTS.includes(out.poolerRequests)) {
     const allowed = POOLER_REQUESTS.join(", ");
     throw new RangeError(`poolerRequests must be one of ${allowed}, not ${JSON.stringify(out.poolerRequests)}`);
@@ -97,5 +108,6 @@ export function describeBehaviours(b: ServiceBehaviours): string {
     `restart of an idle compute ${b.restartRequiresActive ? "refused" : "allowed"}`,
     `new branches not ready for their create_branch operation${b.branchReadyDelayMs ? ` + ${b.branchReadyDelayMs} ms` : ""}`,
     `branch_id in an update ${b.branchMove === "moves" ? "moves the compute" : b.branchMove}`,
+    ...(b.pageSize === undefined ? [] : [`lists without a limit answer pages of ${b.pageSize}`]),
   ].join("; ");
 }

@@ -33,6 +33,9 @@ const USAGE = `Usage: neon-emulator [options]
   --branch-ready-delay-ms N  service ms a new branch stays "not ready" after its create_branch (default 0)
   --branch-move MODE         what branch_id in an update does: moves (default, the real service today), or
                              refused / ignored (the two plausible behaviours once Neon removes the deprecated field)
+  --page-size N              items a page of a paged list (projects, branches, operations) holds when the request
+                             gives no limit (default: the documented 10 for projects, else a guess: operations 10,
+                             branches all; also from NEON_EMULATOR_PAGE_SIZE)
   --verbose                  one line per request on stderr (never a key)
 Prints on stdout, one NAME=value line each: NEON_API_HOST (the base URL, ending in /api/v2), NEON_API_KEY,
 NEON_PROJECT_ID (the default project), NEON_ORG_ID (with --org), and NEON_BRANCH_<NAME> for each branch of the
@@ -46,8 +49,16 @@ function num(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
+/** --page-size (or NEON_EMULATOR_PAGE_SIZE): an integer ≥ 1. */
+function pageSizeOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-9]\d{0,4}$/.test(raw))
+    throw new Error(`--page-size (or NEON_EMULATOR_PAGE_SIZE) needs an integer ≥ 1, got "${raw}"`);
+  return Number(raw);
+}
+
 /** Command-line flags to emulator options; a bad flag fails before anything listens. */
-export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): EmulatorOptions & { help?: boolean } {
   const { values: v } = parseArgs({
     args: argv,
     options: {
@@ -71,6 +82,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
       "idle-restart": { type: "boolean" },
       "branch-ready-delay-ms": { type: "string" },
       "branch-move": { type: "string" },
+      "page-size": { type: "string" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -109,6 +121,7 @@ export function parseCli(argv: string[]): EmulatorOptions & { help?: boolean } {
     restartRequiresActive: v["idle-restart"] ? false : undefined,
     branchReadyDelayMs: num("branch-ready-delay-ms", v["branch-ready-delay-ms"]),
     branchMove: branchMove as BranchMove | undefined,
+    pageSize: pageSizeOf(v["page-size"] ?? (env.NEON_EMULATOR_PAGE_SIZE || undefined)),
   };
 }
 

@@ -57,6 +57,7 @@ export interface EmulatorOptions {
   restartRequiresActive?: boolean; // restart of an idle compute answers 422; default true
   branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
   branchMove?: BranchMove; // a PATCH's branch_id: "moves" (default, the service today), "refused" or "ignored"
+  pageSize?: number; // items a page of a paged list holds when the request gives no limit (default: the document's or a guess)
 }
 
 export interface Emulator {
@@ -215,6 +216,7 @@ function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
     restartRequiresActive: options.restartRequiresActive,
     branchReadyDelayMs: options.branchReadyDelayMs,
     branchMove: options.branchMove,
+    pageSize: options.pageSize,
   });
 }
 

@@ -26,3 +26,15 @@ export function page<T extends { seq: number }>(
   const cursor = last ? String(last.seq) : (rawCursor ?? (descending ? "0" : String(Number.MAX_SAFE_INTEGER)));
   return { items: out, cursor: cursor === "" ? "0" : cursor };
 }
+
+/**
+ * The page size of a request to a route that pages and gives no `limit`: the emulator's `pageSize` when set (tests
+ * use small pages so that a client reading one page fails them), else the route's default (`undefined`: all).
+ */
+export function defaultLimit<D extends number | undefined>(
+  pageSize: number | undefined,
+  routeDefault: D,
+  max: number,
+): number | D {
+  return pageSize === undefined ? routeDefault : Math.min(pageSize, max);
+}

@@ -123,9 +123,9 @@ function buildContext(options: ClientOptions, apiKey: string, apiUrl: string): C
         ...definedOnly(waitOptions),
       }),
     operationsOf: async (projectId: string, endpointId: string) =>
-      (await new OperationsApi(ctx).list(projectId)).filter((op) => op.endpoint_id === endpointId && !isDone(op)),
+      (await new OperationsApi(ctx).listAll(projectId)).filter((op) => op.endpoint_id === endpointId && !isDone(op)),
     branchOperationsOf: async (projectId: string, branchId: string) =>
-      (await new OperationsApi(ctx).list(projectId)).filter((op) => op.branch_id === branchId && !isDone(op)),
+      (await new OperationsApi(ctx).listAll(projectId)).filter((op) => op.branch_id === branchId && !isDone(op)),
   };
   return ctx;
 }

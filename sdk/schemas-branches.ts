@@ -77,7 +77,11 @@ export const Branch = z.object({
 });
 export type Branch = z.infer<typeof Branch>;
 
-export const BranchesResponse = z.object({ branches: z.array(Branch) });
+/** GET /projects/{p}/branches: `BranchesResponse` and `CursorPaginationResponse` (`next`: the next page's cursor). */
+export const BranchesResponse = z.object({
+  branches: z.array(Branch),
+  pagination: z.object({ next: z.string().optional() }).optional(),
+});
 
 /**
  * GET /projects/{p}/branches/{b}: `BranchResponse` and `AnnotationResponse`. The document marks `annotation`

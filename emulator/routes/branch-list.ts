@@ -2,6 +2,7 @@ import { badRequest } from "../errors";
 import { renderAnnotation, renderBranch } from "../render";
 import type { Reply, RequestContext } from "../router";
 import type { Branch } from "../types";
+import { defaultLimit } from "../paging";
 import { settledProject } from "./gate";
 
 /**
@@ -11,7 +12,7 @@ import { settledProject } from "./gate";
  * - `annotations` maps the id of each listed branch that has an annotation to it (the document's example lists three
  *   branches and one annotation).
  * - Without `limit` every matching branch is listed (**guess**: no default limit is documented, and clients list a
- *   project's branches without one). With it, `pagination.next` is set while more remain, absent on the last page
+ *   project's branches without one), or the emulator's `pageSize` when set. With it, `pagination.next` is set while more remain, absent on the last page
  *   (**guess**: the document shows `next` but not how the last page ends); the cursor keeps the sort it was made with.
  * - Ties in the sort keep the order of creation, reversed with `desc` (**guess**).
  */
@@ -82,7 +83,7 @@ export function branchList(ctx: RequestContext): Reply {
   if (after && (after.sortBy !== sortBy || after.order !== order)) {
     throw badRequest(`cursor was made for sort_by=${after.sortBy}&sort_order=${after.order}; send the same or none`);
   }
-  const limit = limitOf(q.get("limit"));
+  const limit = limitOf(q.get("limit")) ?? defaultLimit(ctx.state.behaviours.pageSize, undefined, 10000);
   const search = q.get("search")?.toLowerCase();
   const sign = order === "asc" ? 1 : -1;
   const rows = ctx.state.store

@@ -1,7 +1,7 @@
 import { projectFor } from "../access";
 import { notFound } from "../errors";
 import { renderOperation } from "../operations";
-import { page } from "../paging";
+import { defaultLimit, page } from "../paging";
 import type { Route } from "../router";
 import { parseLimit } from "../validation";
 
@@ -13,7 +13,12 @@ export const operationRoutes: Route[] = [
     handler: ({ state, key, params, query, now }) => {
       const project = projectFor(state.store, key, params.project_id);
       state.lifecycle.settleProject(project.id, now);
-      const limit = parseLimit(query.get("limit") ?? undefined, 1000, 10);
+      // limit 1..1000 (OpenAPI listProjectOperations); its default is not documented: 10 is a guess
+      const limit = parseLimit(
+        query.get("limit") ?? undefined,
+        1000,
+        defaultLimit(state.behaviours.pageSize, 10, 1000),
+      );
       const all = state.store.opsByProject.get(project.id) ?? [];
       const { items, cursor } = page(all, query.get("cursor"), limit, true);
       return { status: 200, body: { operations: items.map((o) => renderOperation(o, now)), pagination: { cursor } } };

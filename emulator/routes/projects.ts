@@ -1,5 +1,5 @@
 import { listedProjects, projectFor } from "../access";
-import { page } from "../paging";
+import { defaultLimit, page } from "../paging";
 import { renderProject } from "../render";
 import type { RequestContext, Route } from "../router";
 import type { Project } from "../types";
@@ -11,7 +11,11 @@ import { badRequest } from "../errors";
  * filters, and for a personal key names the organization whose projects to list (access.ts).
  */
 function listing(ctx: RequestContext, shared: boolean) {
-  const limit = parseLimit(ctx.query.get("limit") ?? undefined, 400, 10);
+  const limit = parseLimit(
+    ctx.query.get("limit") ?? undefined,
+    400,
+    defaultLimit(ctx.state.behaviours.pageSize, 10, 400),
+  );
   const search = ctx.query.get("search")?.toLowerCase();
   const orgId = ctx.query.get("org_id");
   if (orgId !== null && !ID_PATTERN.test(orgId)) throw badRequest(`org_id must match ${ID_PATTERN.source}`);

@@ -3,6 +3,7 @@
  * (sent after the project's earlier operations finished, resolved once its own are done), like computes' changes;
  * reads take no lock.
  */
+import { collect, walkPages } from "../paging";
 import { mutateProject } from "../project-lock";
 import { Operation } from "../schemas";
 import {
@@ -41,10 +42,19 @@ const DeleteResponse = BranchOperations.partial({ branch: true });
 export class BranchesApi {
   constructor(private readonly ctx: ClientContext) {}
 
-  /** GET /projects/{p}/branches → the project's branches. */
-  async list(projectId: string): Promise<Branch[]> {
+  /**
+   * GET /projects/{p}/branches → every branch of the project, following `pagination.next` to the last page (the page
+   * size is the service's: no default is documented). Sorted by `created_at`, which no change moves, so a branch
+   * updated during the walk is neither skipped nor listed twice (the default sort, `updated_at`, would move it).
+   */
+  list(projectId: string): Promise<Branch[]> {
     const path = `/projects/${seg(projectId)}/branches`;
-    return (await this.ctx.transport.request({ method: "GET", path, schema: BranchesResponse })).branches;
+    const read = async (cursor: string | undefined) => {
+      const query = { sort_by: "created_at", cursor };
+      const page = await this.ctx.transport.request({ method: "GET", path, query, schema: BranchesResponse });
+      return { items: page.branches, cursor: page.pagination?.next };
+    };
+    return collect(walkPages(read));
   }
 
   /** GET /projects/{p}/branches/{b} → the branch and its annotation, if any (kind `not_found` when absent). */

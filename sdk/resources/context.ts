@@ -10,9 +10,9 @@ export interface ClientContext {
   transport: Transport;
   /** Waits with the client's wait policy (overridable per call). */
   waitFor(projectId: string, operations: readonly Operation[], options?: WaitOptions): Promise<Operation[]>;
-  /** The unfinished operations of one compute (first page of the project's operations). */
+  /** The unfinished operations of one compute (every page of the project's operations). */
   operationsOf(projectId: string, endpointId: string): Promise<Operation[]>;
-  /** The unfinished operations of one branch (first page of the project's operations). */
+  /** The unfinished operations of one branch (every page of the project's operations). */
   branchOperationsOf(projectId: string, branchId: string): Promise<Operation[]>;
   /** The process-wide lock key of a project of this client's account. */
   lockKey(projectId: string): string;

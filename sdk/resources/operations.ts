@@ -1,4 +1,5 @@
 /** Operation records of a project: read one, list, and wait. */
+import { collect, walkPages } from "../paging";
 import { Operation, OperationResponse, OperationsPage } from "../schemas";
 import { WaitOptions } from "../wait";
 import { ClientContext, seg } from "./context";
@@ -17,6 +18,19 @@ export class OperationsApi {
   /** GET /projects/{p}/operations → the operations of the first page (the most recent ones). */
   async list(projectId: string, query: { cursor?: string; limit?: number } = {}): Promise<Operation[]> {
     return (await this.listPage(projectId, query)).operations;
+  }
+
+  /**
+   * GET /projects/{p}/operations → every operation of the project, page by page to the last (newest first). For
+   * decisions that need them all (which operations a recovered change waits for); the waiter's batch read takes the
+   * first page only and reads the rest one by one.
+   */
+  listAll(projectId: string): Promise<Operation[]> {
+    const read = async (cursor: string | undefined) => {
+      const page = await this.listPage(projectId, { cursor });
+      return { items: page.operations, cursor: page.pagination?.cursor };
+    };
+    return collect(walkPages(read));
   }
 
   /** GET /projects/{p}/operations → one page of operations, with the cursor of the next one. */

@@ -12,7 +12,7 @@ import { NeonClient } from "../../sdk";
 import { CommandResult, ConfigInput, LocalStack, Program, StepRecord } from "../../testing";
 import { CliStack } from "../../testing/cli-stack";
 import { findPulumiCli } from "../../testing/cli";
-import { REPO_ROOT } from "../plugin/world";
+import { REPO_ROOT, SMALL_PAGE } from "../plugin/world";
 
 export interface CliStackOptions {
   /** Stack config besides neon:apiKey (secret) and neon:apiUrl, which point at the emulator. */
@@ -51,7 +51,13 @@ export function cliRootOrThrow(): string {
 
 export async function cliWorld(options: { emulator?: EmulatorOptions } = {}): Promise<CliWorld> {
   const cliRoot = cliRootOrThrow();
-  const emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false, ...options.emulator });
+  // small pages where the API pages (projects, branches, operations): a provider reading one page fails the suites
+  const emulator = await startEmulator({
+    operationDurationMs: 20,
+    rateLimit: false,
+    pageSize: SMALL_PAGE,
+    ...options.emulator,
+  });
   const api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
   const branches = Object.fromEntries(
     (await api.branches.list(emulator.projectId)).map((branch) => [branch.name, branch.id]),

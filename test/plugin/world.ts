@@ -11,6 +11,8 @@ import { CommandResult, ConfigInput, LocalStack, Program } from "../../testing";
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
 export const COMPUTE = "pulumi-nodejs:dynamic/neon:Compute";
 export const API_KEY = "pulumi-nodejs:dynamic/neon:ApiKey";
+/** The page size of the suites' emulators: the default world's three branches fill two pages. */
+export const SMALL_PAGE = 2;
 
 export interface StackOptions {
   /** Stack config besides neon:apiKey (secret) and neon:apiUrl, which point at the emulator. */
@@ -36,7 +38,13 @@ export interface NeonWorld {
 }
 
 export async function neonWorld(options: { emulator?: EmulatorOptions } = {}): Promise<NeonWorld> {
-  const emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false, ...options.emulator });
+  // small pages where the API pages (projects, branches, operations): a provider reading one page fails the suites
+  const emulator = await startEmulator({
+    operationDurationMs: 20,
+    rateLimit: false,
+    pageSize: SMALL_PAGE,
+    ...options.emulator,
+  });
   const api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
   const branches = Object.fromEntries(
     (await api.branches.list(emulator.projectId)).map((branch) => [branch.name, branch.id]),
