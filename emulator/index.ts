@@ -5,6 +5,7 @@ import {
   resolveBehaviours,
   type BranchMove,
   type PoolerRequests,
+  type RevealAfterReset,
   type ServiceBehaviours,
 } from "./behaviours";
 import { answerClientError } from "./client-error";
@@ -57,6 +58,8 @@ export interface EmulatorOptions {
   restartRequiresActive?: boolean; // restart of an idle compute answers 422; default true
   branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
   branchMove?: BranchMove; // a PATCH's branch_id: "moves" (default, the service today), "refused" or "ignored"
+  storePasswords?: boolean; // the projects' store_passwords; false: reveal_password answers 412; default true
+  revealAfterReset?: RevealAfterReset; // reveal during a reset's operations: "new" (default, a guess) or "old"
 }
 
 export interface Emulator {
@@ -215,6 +218,8 @@ function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
     restartRequiresActive: options.restartRequiresActive,
     branchReadyDelayMs: options.branchReadyDelayMs,
     branchMove: options.branchMove,
+    storePasswords: options.storePasswords,
+    revealAfterReset: options.revealAfterReset,
   });
 }
 
