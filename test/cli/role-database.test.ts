@@ -83,8 +83,8 @@ describe("Role and Database through the real Pulumi CLI", () => {
       declared.passwordTriggers = ["v2"];
       const preview = await keep(await stack.preview());
       expect(preview.warnings.join("\n")).toContain(
-        `Role app_user of branch ${branchId} (${projectId}/${branchId}/app_user) will get a new password: ` +
-          "passwordTriggers changed.",
+        `Role app_user of branch ${branchId} (${projectId}/${branchId}/app_user) will get a new password ` +
+          `(passwordTriggers changed): the computes of branch ${branchId} apply it, and their open connections will drop`,
       );
       const reset = await keep(await stack.up({ skipPreview: true }));
       expect(writes(reset)).toEqual([`POST ${rolesPath}/app_user/reset_password`]);
