@@ -18,12 +18,15 @@ describe("service behaviours", () => {
       "deletes return a running suspend_compute; 429 without Retry-After; " +
         "pooler fields absent in responses, ignored in requests; " +
         "restart of an idle compute refused; new branches not ready for their create_branch operation; " +
-        "branch_id in an update moves the compute",
+        "branch_id in an update moves the compute; passwords stored; reveal during a reset shows the new password",
     );
     expect(describeBehaviours(resolveBehaviours({ branchReadyDelayMs: 500 }))).toContain("+ 500 ms");
     expect(() => resolveBehaviours({ branchReadyDelayMs: -1 })).toThrow(/branchReadyDelayMs/);
     expect(() => resolveBehaviours({ branchMove: "teleports" as never })).toThrow(
       /branchMove must be one of moves, refused, ignored/,
+    );
+    expect(() => resolveBehaviours({ revealAfterReset: "later" as never })).toThrow(
+      /revealAfterReset must be one of new, old/,
     );
     expect(() => resolveBehaviours({ poolerRequests: "maybe" as never })).toThrow(
       /poolerRequests must be one of accepted, refused/,

@@ -48,7 +48,21 @@ export interface ServiceBehaviours {
    * a small one so that a client reading one page fails them.
    */
   pageSize?: number;
+  /**
+   * The projects' `store_passwords` (OpenAPI `Project.store_passwords`). Off: reveal_password answers 412 "Storing
+   * passwords is disabled" (OpenAPI `getProjectBranchRolePassword`), the refusal a provider must survive.
+   */
+  storePasswords: boolean;
+  /**
+   * What reveal_password shows while a password reset's operations run. `new` (the default): the new password at
+   * once. `old`: the old one until the last operation finishes ("The old password remains valid until last operation
+   * finishes": OpenAPI `resetProjectBranchRolePassword`). Which the service does is a **guess**, so both are modelled.
+   */
+  revealAfterReset: RevealAfterReset;
 }
+
+export const REVEALS_AFTER_RESET = ["new", "old"] as const;
+export type RevealAfterReset = (typeof REVEALS_AFTER_RESET)[number];
 
 export const BRANCH_MOVES = ["moves", "refused", "ignored"] as const;
 export type BranchMove = (typeof BRANCH_MOVES)[number];
@@ -75,6 +89,8 @@ export const REAL_SERVICE: ServiceBehaviours = {
   branchReadyDelayMs: 0,
   branchMove: "moves",
   pageSize: undefined,
+  storePasswords: true,
+  revealAfterReset: "new",
 };
 
 /** The behaviours of an emulator: the real service, with what the caller set (undefined = the default). */
@@ -89,6 +105,10 @@ export function resolveBehaviours(set: Partial<ServiceBehaviours> = {}): Service
     throw new RangeError(`branchMove must be one of ${BRANCH_MOVES.join(", ")}, not ${JSON.stringify(out.branchMove)}`);
   if (out.pageSize !== undefined && !(Number.isInteger(out.pageSize) && out.pageSize >= 1))
     throw new RangeError(`pageSize must be an integer ≥ 1, not ${JSON.stringify(out.pageSize)}`);
+  if (!REVEALS_AFTER_RESET.includes(out.revealAfterReset)) {
+    const allowed = REVEALS_AFTER_RESET.join(", ");
+    throw new RangeError(`revealAfterReset must be one of ${allowed}, not ${JSON.stringify(out.revealAfterReset)}`);
+  }
   if (!POOLER_REQUESTS.includes(out.poolerRequests)) {
     const allowed = POOLER_REQUESTS.join(", ");
     throw new RangeError(`poolerRequests must be one of ${allowed}, not ${JSON.stringify(out.poolerRequests)}`);
@@ -109,5 +129,7 @@ export function describeBehaviours(b: ServiceBehaviours): string {
     `new branches not ready for their create_branch operation${b.branchReadyDelayMs ? ` + ${b.branchReadyDelayMs} ms` : ""}`,
     `branch_id in an update ${b.branchMove === "moves" ? "moves the compute" : b.branchMove}`,
     ...(b.pageSize === undefined ? [] : [`lists without a limit answer pages of ${b.pageSize}`]),
+    `passwords ${b.storePasswords ? "stored" : "not stored (reveal answers 412)"}`,
+    `reveal during a reset ${b.revealAfterReset === "new" ? "shows the new password" : "shows the old password until its operations finish"}`,
   ].join("; ");
 }

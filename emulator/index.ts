@@ -5,6 +5,7 @@ import {
   resolveBehaviours,
   type BranchMove,
   type PoolerRequests,
+  type RevealAfterReset,
   type ServiceBehaviours,
 } from "./behaviours";
 import { answerClientError } from "./client-error";
@@ -58,6 +59,8 @@ export interface EmulatorOptions {
   branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
   branchMove?: BranchMove; // a PATCH's branch_id: "moves" (default, the service today), "refused" or "ignored"
   pageSize?: number; // items a page of a paged list holds when the request gives no limit (default: the document's or a guess)
+  storePasswords?: boolean; // the projects' store_passwords; false: reveal_password answers 412; default true
+  revealAfterReset?: RevealAfterReset; // reveal during a reset's operations: "new" (default, a guess) or "old"
 }
 
 export interface Emulator {
@@ -217,6 +220,8 @@ function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
     branchReadyDelayMs: options.branchReadyDelayMs,
     branchMove: options.branchMove,
     pageSize: options.pageSize,
+    storePasswords: options.storePasswords,
+    revealAfterReset: options.revealAfterReset,
   });
 }
 

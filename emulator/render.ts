@@ -62,7 +62,7 @@ export function connectionUri(role: string, password: string, host: string, data
 }
 
 /** A project as the project list shows it (`ProjectListItem`). */
-export function renderProject(p: Project): Record<string, unknown> {
+export function renderProject(p: Project, storePasswords = true): Record<string, unknown> {
   const { platform, proxyHost } = regionHosts(p.regionId);
   return {
     id: p.id,
@@ -79,7 +79,7 @@ export function renderProject(p: Project): Record<string, unknown> {
     proxy_host: proxyHost,
     branch_logical_size_limit: 512,
     branch_logical_size_limit_bytes: 536870912,
-    store_passwords: true,
+    store_passwords: storePasswords,
     active_time: 0,
     cpu_used_sec: 0,
     locked: false,

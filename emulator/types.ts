@@ -89,6 +89,8 @@ export interface RoleRecord {
   name: string;
   noLogin?: boolean;
   password?: string;
+  /** The password before the last reset, and that reset's operations (behaviour `revealAfterReset: "old"`). */
+  reset?: { oldPassword: string; operationIds: string[] };
   createdAt: number;
   updatedAt: number;
   seq: number;

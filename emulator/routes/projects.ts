@@ -28,7 +28,12 @@ function listing(ctx: RequestContext, shared: boolean) {
   const { items, cursor } = page(matching, ctx.query.get("cursor"), limit);
   return {
     status: 200,
-    body: { projects: items.map(renderProject), pagination: { cursor }, applications: {}, integrations: {} },
+    body: {
+      projects: items.map((p) => renderProject(p, ctx.state.behaviours.storePasswords)),
+      pagination: { cursor },
+      applications: {},
+      integrations: {},
+    },
   };
 }
 
@@ -41,7 +46,9 @@ export const projectRoutes: Route[] = [
     pattern: "/projects/:project_id",
     handler: ({ state, key, params }) => ({
       status: 200,
-      body: { project: renderProject(projectFor(state.store, key, params.project_id)) },
+      body: {
+        project: renderProject(projectFor(state.store, key, params.project_id), state.behaviours.storePasswords),
+      },
     }),
   },
 ];

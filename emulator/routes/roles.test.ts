@@ -121,6 +121,23 @@ describe("role routes", () => {
     expect(dev).toBe(before); // a child's role is its own copy
   });
 
+  it("revealAfterReset old: reveal shows the old password until the reset's operations finish", async () => {
+    w = await boot({ manualClock: true, operationDurationMs: 1000, revealAfterReset: "old" });
+    const reveal = async () => (await w.c.get(`${roles(w.em.branches.main)}/neondb_owner/reveal_password`)).body;
+    const before = (await reveal()).password;
+    const res = await w.c.post(`${roles(w.em.branches.main)}/neondb_owner/reset_password`);
+    expect(await reveal()).toEqual({ password: before });
+    w.em.clock.advance(1000);
+    expect(await reveal()).toEqual({ password: res.body.role.password });
+  });
+
+  it("storePasswords false: reveal_password answers 412, the project says store_passwords false", async () => {
+    w = await boot({ storePasswords: false });
+    const res = await w.c.get(`${roles(w.em.branches.main)}/neondb_owner/reveal_password`);
+    expect([res.status, res.body.message]).toEqual([412, "Storing passwords is disabled"]);
+    expect((await w.c.get(`/projects/${w.pid}`)).body.project.store_passwords).toBe(false);
+  });
+
   it("delete: a role owning a database is refused (422 naming it); else {role, operations}; then 204", async () => {
     const main = w.em.branches.main;
     const owner = await w.c.del(`${roles(main)}/neondb_owner`);

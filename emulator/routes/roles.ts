@@ -1,6 +1,7 @@
 import { newRole } from "../branching";
 import { ApiError, conflict, unprocessable } from "../errors";
 import { newRolePassword } from "../ids";
+import { isUnfinished } from "../operations";
 import { parseRoleCreate } from "../pg-input";
 import { renderRole } from "../render";
 import type { Reply, RequestContext, Route } from "../router";
@@ -59,18 +60,32 @@ function remove(ctx: RequestContext): Reply {
   return { status: 200, body: { role: renderRole(role), operations: created(ctx, ops) } };
 }
 
-/** GET …/reveal_password → `{password}` (OpenAPI `RolePasswordResponse`); 404 `role not found`. */
+/**
+ * GET …/reveal_password → `{password}` (OpenAPI `RolePasswordResponse`); 404 `role not found`; 412 "Storing passwords
+ * is disabled" (the document's) with behaviour `storePasswords: false`. While a reset's operations run, the old
+ * password with behaviour `revealAfterReset: "old"` (a **guess**, as the default `new` is: behaviours.ts).
+ */
 function reveal(ctx: RequestContext): Reply {
   const { branch } = settledBranch(ctx);
   const role = ctx.state.store.role(branch.id, ctx.params.role_name);
   if (role.password === undefined) throw noPassword(role, "reveal");
-  return { status: 200, body: { password: role.password } };
+  if (!ctx.state.behaviours.storePasswords) throw new ApiError(412, "Storing passwords is disabled");
+  return { status: 200, body: { password: resetInFlight(ctx, role) ? role.reset!.oldPassword : role.password } };
+}
+
+/** True while the role's last reset has an unfinished operation, under behaviour `revealAfterReset: "old"`. */
+function resetInFlight(ctx: RequestContext, role: RoleRecord): boolean {
+  if (ctx.state.behaviours.revealAfterReset !== "old" || role.reset === undefined) return false;
+  return role.reset.operationIds.some((id) => {
+    const op = ctx.state.store.operations.get(id);
+    return op !== undefined && isUnfinished(op, ctx.now);
+  });
 }
 
 /**
  * POST …/reset_password → 200 `{role (with the new password), operations}` ("Returns a new password and operations").
- * Reveal answers the new password at once (**guess**: "The old password remains valid until last operation finishes",
- * which matters only to connections, which the emulator does not check).
+ * What reveal answers until the operations finish is a **guess** (behaviour `revealAfterReset`): "The old password
+ * remains valid until last operation finishes" may hold for reveal too.
  */
 function reset(ctx: RequestContext): Reply {
   const { store, lifecycle } = ctx.state;
@@ -78,10 +93,12 @@ function reset(ctx: RequestContext): Reply {
   const role = store.role(branch.id, ctx.params.role_name);
   if (role.password === undefined) throw noPassword(role, "reset");
   assertNotBusy(ctx, project.id);
+  const oldPassword = role.password;
   role.password = newRolePassword();
   role.updatedAt = ctx.now;
   store.dirty = true;
   const ops = lifecycle.configApplied(branch, ctx.now);
+  role.reset = { oldPassword, operationIds: ops.map((op) => op.id) };
   return { status: 200, body: { role: renderRole(role, true), operations: created(ctx, ops) } };
 }
 

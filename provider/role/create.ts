@@ -15,7 +15,7 @@ import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 
 import { client } from "../shared/runtime";
-import { cannotLogIn, RoleAddress, roleAddressOf, roleId, toCreateBody, toOutputs } from "./mapping";
+import { cannotLogIn, RESET_ADVICE, RoleAddress, roleAddressOf, roleId, toCreateBody, toOutputs } from "./mapping";
 import { alreadyOnBranch } from "./refusal";
 
 type Props = Record<string, unknown>;
@@ -57,8 +57,7 @@ export async function recoverPassword(address: RoleAddress, inputs: Props): Prom
   } catch (error) {
     warn(
       `role ${address.name} of branch ${address.branchId} was created, but its password could not be read back ` +
-        `(${(error as Error).message}), so the password output is empty: set or change passwordTriggers to reset ` +
-        `it, and the new one is recorded.`,
+        `(${(error as Error).message}), so the password output is empty: ${RESET_ADVICE}`,
     );
     return undefined;
   }

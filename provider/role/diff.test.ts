@@ -1,4 +1,4 @@
-import { deleteFirstWarning, planRoleChange, resetWarning, ROLE_DIFF_RULES } from "./diff";
+import { createWarning, deleteFirstWarning, planRoleChange, resetWarning, ROLE_DIFF_RULES } from "./diff";
 import { UNKNOWN } from "../shared/unknown";
 
 const olds = {
@@ -59,6 +59,12 @@ describe("planRoleChange", () => {
     });
   });
 
+  it("a first value resets a role whose state has no password (one not read back), not one that cannot log in", () => {
+    const unread = { ...olds, passwordTriggers: undefined, password: undefined };
+    expect(planRoleChange(unread, inputs)).toMatchObject({ changes: true, reset: true });
+    expect(planRoleChange({ ...unread, noLogin: true }, { ...inputs, noLogin: true })).toMatchObject({ reset: false });
+  });
+
   it("removed passwordTriggers are a change that resets nothing (recorded)", () => {
     expect(planRoleChange(olds, { ...inputs, passwordTriggers: undefined })).toEqual({
       changes: true,
@@ -90,9 +96,9 @@ describe("resetWarning", () => {
     const plan = planRoleChange(olds, { ...inputs, passwordTriggers: ["s3cr3t"] });
     const warning = resetWarning("p-1/br-main/app_user", olds, plan);
     expect(warning).toBe(
-      "Role app_user of branch br-main (p-1/br-main/app_user) will get a new password: passwordTriggers changed. " +
-        "Connections and clients still using the old password fail once the reset is in force (the old one stays " +
-        "valid only until the reset's operations finish): give them the new password output.",
+      "Role app_user of branch br-main (p-1/br-main/app_user) will get a new password (passwordTriggers changed): " +
+        "the computes of branch br-main apply it, and their open connections will drop; clients still using the " +
+        "old password fail once the reset is in force: give them the new password output.",
     );
     expect(warning).not.toContain("s3cr3t");
     expect(warning).not.toContain("Pw0ldSecret42");
@@ -101,5 +107,25 @@ describe("resetWarning", () => {
   it("says nothing when nothing is reset", () => {
     expect(resetWarning("id", olds, planRoleChange(olds, inputs))).toBeUndefined();
     expect(resetWarning("id", olds, planRoleChange(olds, { ...inputs, passwordTriggers: undefined }))).toBeUndefined();
+  });
+});
+
+describe("createWarning", () => {
+  it("names the role and the branch whose connections drop; a replacement names the old role and why", () => {
+    expect(createWarning(inputs)).toBe(
+      "Role app_user of branch br-main will be created: the computes of branch br-main apply it, and their open " +
+        "connections will drop.",
+    );
+    const plan = planRoleChange(olds, { ...inputs, name: "other" });
+    expect(createWarning({ ...inputs, name: "other" }, { id: "p-1/br-main/app_user", plan })).toBe(
+      "Role other of branch br-main will be created (replacing p-1/br-main/app_user: name changed): the computes of " +
+        "branch br-main apply it, and their open connections will drop.",
+    );
+  });
+
+  it("says a branch the preview does not know yet is known after apply", () => {
+    expect(createWarning({ ...inputs, branchId: UNKNOWN })).toContain(
+      "of branch (known after apply) will be created: the computes of branch (known after apply) apply it",
+    );
   });
 });

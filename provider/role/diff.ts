@@ -5,8 +5,10 @@
  * A role has no update in the API but its password reset: its name, branch and project address it, so a change of
  * any replaces it; `passwordTriggers` reset the password.
  */
+import { branchConnectionsDrop, shown } from "../shared/connections";
 import { isUnknown } from "../shared/unknown";
 import { stableJson } from "../shared/stable-json";
+import { cannotLogIn } from "./mapping";
 
 /** replace: a new role; reset: POST …/reset_password; record: kept in state, nothing sent. */
 export type RoleChangeEffect = "replace" | "reset" | "record";
@@ -29,7 +31,8 @@ export interface RolePlan {
   deleteBeforeReplace: boolean;
   /**
    * The password is reset: passwordTriggers changed from one value to another. A first value (none before) is
-   * recorded, as a removal is, like a Branch's resetTriggers: a reset breaks every client of the old password.
+   * recorded, as a removal is, like a Branch's resetTriggers: a reset breaks every client of the old password. But a
+   * first value resets a role whose state has no password (one that could not be read back): the advice then given.
    */
   reset: boolean;
 }
@@ -47,8 +50,13 @@ export function planRoleChange(olds: Record<string, unknown>, news: Record<strin
       replaces.length === 0 &&
       changed.includes("passwordTriggers") &&
       news.passwordTriggers !== undefined &&
-      olds.passwordTriggers !== undefined,
+      (olds.passwordTriggers !== undefined || lacksPassword(olds)),
   };
+}
+
+/** A role that can log in, whose state holds no password. */
+function lacksPassword(olds: Record<string, unknown>): boolean {
+  return olds.password === undefined && !cannotLogIn(olds);
 }
 
 function differs(property: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
@@ -75,13 +83,26 @@ export function deleteFirstWarning(id: string, olds: Record<string, unknown>, pl
 
 /**
  * The preview's warning for a password reset, undefined when there is none. It names the property, never a value
- * (the plugin cannot know which values were secrets), and says what breaks: whoever still uses the old password.
+ * (the plugin cannot know which values were secrets), and says what breaks: the branch's open connections (OpenAPI
+ * `resetProjectBranchRolePassword`), and whoever still uses the old password.
  */
 export function resetWarning(id: string, olds: Record<string, unknown>, plan: RolePlan): string | undefined {
   if (!plan.reset) return undefined;
-  return (
-    `Role ${String(olds.name)} of branch ${String(olds.branchId)} (${id}) will get a new password: passwordTriggers ` +
-    `changed. Connections and clients still using the old password fail once the reset is in force (the old one ` +
-    `stays valid only until the reset's operations finish): give them the new password output.`
+  return branchConnectionsDrop(
+    `Role ${String(olds.name)} of branch ${String(olds.branchId)} (${id}) will get a new password (passwordTriggers changed)`,
+    olds.branchId,
+    `; clients still using the old password fail once the reset is in force: give them the new password output`,
+  );
+}
+
+/**
+ * The preview's warning for a role to be created (a create, or a replacement's new role: `replaced` names the old one
+ * and the plan): creating a role drops the branch's open connections (OpenAPI `createProjectBranchRole`).
+ */
+export function createWarning(news: Record<string, unknown>, replaced?: { id: string; plan: RolePlan }): string {
+  const replacing = replaced ? ` (replacing ${replaced.id}: ${replaced.plan.replaces.join(", ")} changed)` : "";
+  return branchConnectionsDrop(
+    `Role ${shown(news.name)} of branch ${shown(news.branchId)} will be created${replacing}`,
+    news.branchId,
   );
 }

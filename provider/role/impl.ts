@@ -6,8 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { checkRoleInputs } from "./check";
 import { createRole } from "./create";
-import { deleteFirstWarning, planRoleChange, resetWarning } from "./diff";
-import { cannotLogIn, RoleAddress, roleAddressOf, toOutputs } from "./mapping";
+import { createWarning, deleteFirstWarning, planRoleChange, resetWarning } from "./diff";
+import { RoleAddress, roleAddressOf, toOutputs } from "./mapping";
+import { passwordNow } from "./passwords";
 import { explainDeleteRefused, roleGone } from "./refusal";
 import { updateRole } from "./update";
 
@@ -30,18 +31,21 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   configureRuntime(req.config);
 }
 
-export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+/** Checks the inputs; a create (no old inputs) warns that the branch's connections drop. */
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck();
   const failures = checkRoleInputs(news);
   if (failures.length === 0) checked.add(stableJson(news));
+  if (failures.length === 0 && Object.keys(olds).length === 0) warn(createWarning(news));
   return { inputs: news, failures };
 }
 
-/** Pure: replace or reset, from the old outputs and the new inputs; warns of a reset in a planned change. */
+/** Pure: replace or reset, from the old outputs and the new inputs; warns of what a planned change drops. */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planRoleChange(olds, news);
   if (checked.has(stableJson(news))) {
-    for (const warning of [resetWarning(id, olds, plan), deleteFirstWarning(id, olds, plan)])
+    const created = plan.replaces.length > 0 ? createWarning(news, { id, plan }) : undefined;
+    for (const warning of [resetWarning(id, olds, plan), deleteFirstWarning(id, olds, plan), created])
       if (warning) warn(warning);
   }
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
@@ -69,9 +73,10 @@ export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.
 );
 
 /**
- * Refresh: the role as it is now; one deleted outside Pulumi (its project answering) leaves the state. The password is
- * kept from state (the API shows a password only when it is set); only a state without one reads it (reveal_password).
- * No inputs are returned: a role has nothing that can change on the service but its existence and its password.
+ * Refresh: the role as it is now; one deleted outside Pulumi (its project answering) leaves the state. The password
+ * (read with reveal_password) when it can have changed: the state has none, or the role's updated_at moved (a reset
+ * outside Pulumi, a branch reset); else kept from state, with no request (passwords.ts). No inputs are returned: a
+ * role has nothing that can change on the service but its existence and its password.
  */
 export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   const address = roleAddressOf(props, id);
@@ -80,22 +85,11 @@ export const read = withHints(inState, async (id: string, props: Props): Promise
     await assertProjectReachable(address.projectId, roleNamed(address));
     return { id: "", props: {} };
   }
-  const carried = { ...props, projectId: address.projectId };
-  const outs = toOutputs(role, carried, undefined);
-  const password = typeof props.password === "string" ? props.password : await revealIfAny(address, outs);
+  const outs = toOutputs(role, { ...props, projectId: address.projectId }, undefined);
+  const password = await passwordNow(address, props, outs);
   if (password !== undefined) outs.password = password;
   return { id, props: outs };
 });
-
-/** The password of a role whose state has none (a create that could not read it back); undefined when none shows. */
-async function revealIfAny(address: RoleAddress, outs: Props): Promise<string | undefined> {
-  if (cannotLogIn(outs)) return undefined;
-  try {
-    return await client().roles.revealPassword(address.projectId, address.branchId, address.name);
-  } catch {
-    return undefined;
-  }
-}
 
 export const update = withHints(
   inState,

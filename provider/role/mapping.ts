@@ -59,6 +59,13 @@ export function toCreateBody(inputs: Props): { name: string; no_login?: boolean 
   return inputs.noLogin === true ? { name: String(inputs.name), no_login: true } : { name: String(inputs.name) };
 }
 
+/**
+ * What to do about a password the provider could not read: a first passwordTriggers value resets a role whose state
+ * has no password (diff.ts), a new value any role.
+ */
+export const RESET_ADVICE =
+  "set passwordTriggers (or give it a new value) to reset it, and the new one is recorded (docs/resources.md, Role).";
+
 /** True when the role cannot log in: it has no password to reveal or reset. */
 export function cannotLogIn(props: Props): boolean {
   return props.noLogin === true || props.authenticationMethod === "no_login";

@@ -31,7 +31,8 @@ export interface RoleArgs {
   /**
    * Any values: when they change, the role's password is reset (Neon's reset_password; nothing else changes) and the
    * new one recorded in `password`. Clients using the old password fail once the reset is in force. A first value
-   * (none before) and removing them reset nothing (recorded). Not with `noLogin: true` (no password).
+   * (none before) and removing them reset nothing (recorded), except that a first value resets a password the state
+   * lacks (one that could not be read back). Not with `noLogin: true` (no password).
    */
   passwordTriggers?: pulumi.Input<unknown[]>;
 }

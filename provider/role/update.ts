@@ -2,9 +2,10 @@
  * Updating a role in place: the one change a role takes is a password reset (new passwordTriggers); anything else
  * replaces it (diff.ts). The new password is recorded from the reset's answer.
  *
- * - A reset whose answer was lost (kind `ambiguous`) is settled by reading the password (reveal_password): one that
- *   differs from the recorded one means the reset was applied, and it is the new password; the same one means it was
- *   not, and the reset is sent again (a few times). A reset is never resent blindly.
+ * - A reset whose answer was lost (kind `ambiguous`) is settled by reading the password (reveal_password) once the
+ *   branch's operations are done (before, the service may still show the old one): one that differs from the
+ *   recorded one means the reset was applied, and it is the new password; the same one means it was not, and the
+ *   reset is sent again (a few times). A reset is never resent blindly.
  * - A reset applied whose operations failed or timed out is kept in state (ResourceInitError) with the password as the
  *   service now reveals it and the OLD triggers, so that the next `up` resets again rather than seeing no change.
  */
@@ -42,10 +43,13 @@ export async function updateRole(id: string, olds: Props, news: Props): Promise<
   }
 }
 
-/** The role's password as the service reveals it now; undefined when it does not. */
+/**
+ * The role's password as the service reveals it once the branch's operations are done (a reset's new password may
+ * show only then: the SDK's revealPasswordSettled); undefined when it does not reveal it.
+ */
 async function revealed(address: RoleAddress): Promise<string | undefined> {
   try {
-    return await client().roles.revealPassword(address.projectId, address.branchId, address.name);
+    return await client().roles.revealPasswordSettled(address.projectId, address.branchId, address.name);
   } catch {
     return undefined;
   }

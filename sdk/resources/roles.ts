@@ -7,6 +7,7 @@
  * of the client (see schemas-branches.ts). A create or reset whose outcome is unknown is not resent (`ambiguous`):
  * a reset cannot be read back, so a caller that needs the password then reads it (`revealPassword`) or resets again.
  */
+import { NeonError } from "../errors";
 import { mutateProject } from "../project-lock";
 import { Operation } from "../schemas";
 import {
@@ -84,6 +85,21 @@ export class RolesApi {
   async revealPassword(projectId: string, branchId: string, roleName: string): Promise<string> {
     const path = `${this.path(projectId, branchId, roleName)}/reveal_password`;
     return (await this.ctx.transport.request({ method: "GET", path, schema: RolePasswordResponse })).password;
+  }
+
+  /**
+   * reveal_password once the branch's unfinished operations are done. The new password of a reset is "ready to use
+   * when the last operation finishes" (OpenAPI `resetProjectBranchRolePassword`), and what reveal shows before is not
+   * documented: the old one, maybe. So settling a reset whose answer was lost, or reading a password reset outside
+   * Pulumi, waits first. A wait that fails (an operation failed or is stuck) does not stop the read.
+   */
+  async revealPasswordSettled(projectId: string, branchId: string, roleName: string): Promise<string> {
+    const running = await this.ctx.branchOperationsOf(projectId, branchId);
+    if (running.length > 0)
+      await this.ctx.waitFor(projectId, running).catch((error: unknown) => {
+        if (error instanceof NeonError && error.kind === "cancelled") throw error;
+      });
+    return this.revealPassword(projectId, branchId, roleName);
   }
 
   /**

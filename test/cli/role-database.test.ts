@@ -83,8 +83,8 @@ describe("Role and Database through the real Pulumi CLI", () => {
       declared.passwordTriggers = ["v2"];
       const preview = await keep(await stack.preview());
       expect(preview.warnings.join("\n")).toContain(
-        `Role app_user of branch ${branchId} (${projectId}/${branchId}/app_user) will get a new password: ` +
-          "passwordTriggers changed.",
+        `Role app_user of branch ${branchId} (${projectId}/${branchId}/app_user) will get a new password ` +
+          `(passwordTriggers changed): the computes of branch ${branchId} apply it, and their open connections will drop`,
       );
       const reset = await keep(await stack.up({ skipPreview: true }));
       expect(writes(reset)).toEqual([`POST ${rolesPath}/app_user/reset_password`]);
@@ -93,13 +93,20 @@ describe("Role and Database through the real Pulumi CLI", () => {
       expect(second.rolePassword).toBe(await reveal("app_user"));
       await expectNoChange(stack, { programReads: PROGRAM_READS });
 
+      // A reset outside Pulumi (the console): a refresh, then an up (`pulumi up --refresh`), records its password.
+      const { role } = await world.api.roles.resetPassword(projectId, branchId, "app_user");
+      await keep(await stack.refresh({ skipPreview: true }));
+      const refreshed = await keep(await stack.up({ skipPreview: true }));
+      expect(writes(refreshed)).toEqual([]);
+      expect((await outputsOf(stack)).rolePassword).toBe(role.password);
+
       const destroy = await keep(await stack.destroy({ skipPreview: true }));
       expect(writes(destroy)).toEqual([
         `DELETE /projects/${projectId}/branches/${branchId}/databases/appdb`,
         `DELETE ${rolesPath}/app_user`,
       ]);
 
-      expect(passwords.size).toBe(3);
+      expect(passwords.size).toBe(4);
       expect(exports.slice(0, -1).every((text) => text.includes('"ciphertext"'))).toBe(true);
       expect(stack.printed.some((text) => /neon: POST \S+\/reset_password -> 200/.test(text))).toBe(true);
       const haystacks = [

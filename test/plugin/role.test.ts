@@ -98,9 +98,9 @@ describe("Role through the local engine", () => {
     expect(preview.requests).toEqual([]);
     const id = `${world.projectId}/${world.branches.dev}/app_user`;
     expect(preview.warnings).toContainEqual(
-      `Role app_user of branch ${world.branches.dev} (${id}) will get a new password: passwordTriggers changed. ` +
-        "Connections and clients still using the old password fail once the reset is in force (the old one stays " +
-        "valid only until the reset's operations finish): give them the new password output.",
+      `Role app_user of branch ${world.branches.dev} (${id}) will get a new password (passwordTriggers changed): ` +
+        `the computes of branch ${world.branches.dev} apply it, and their open connections will drop; clients ` +
+        "still using the old password fail once the reset is in force: give them the new password output.",
     );
     const up = ok(await run(stack.up({ skipPreview: true })));
     expect(writes(up)).toEqual([`POST ${rolesPath()}/app_user/reset_password`]);
