@@ -31,7 +31,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck();
+  noteProgramCheck(news);
   const failures = checkRoleInputs(news);
   if (failures.length === 0) checked.add(stableJson(news));
   return { inputs: news, failures };
