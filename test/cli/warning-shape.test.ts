@@ -6,7 +6,7 @@
  * as a diagnostic of severity "info#err" with no URN (pulumi/pulumi plugin.go newPlugin). docs/troubleshooting.md says
  * this; the test keeps it true.
  */
-import { Compute } from "../../provider";
+import { resizableReplica } from "../plugin/world";
 import { cliWorld, CliWorld, ok } from "./cli-world";
 
 let world: CliWorld;
@@ -22,19 +22,11 @@ interface DiagnosticEvent {
 }
 
 it('a restart warning is a diagnostic of severity info#err, without URN, whose message starts with `warning: Compute "<name>"`', async () => {
-  let size = 1;
-  const stack = world.stack(() => ({
-    id: new Compute("db", {
-      projectId: world.projectId,
-      branchId: world.branches.dev,
-      type: "read_only",
-      autoscalingLimitMinCu: size,
-      autoscalingLimitMaxCu: size,
-    }).id,
-  }));
+  const { program, resize } = resizableReplica(world);
+  const stack = world.stack(program);
   try {
     ok(await stack.up({ skipPreview: true }));
-    size = 2;
+    resize(2);
     ok(await stack.preview());
     const diagnostics = (stack.lastEvents?.events ?? [])
       .map((event) => (event as { diagnosticEvent?: DiagnosticEvent }).diagnosticEvent)

@@ -8,9 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Emulator, startEmulator } from "../../emulator";
-import { Compute } from "../../provider";
 import { CommandResult, LocalStack } from "../../testing";
-import { neonWorld, NeonWorld, ok } from "./world";
+import { neonWorld, NeonWorld, ok, resizableReplica } from "./world";
 
 const STARTED_FRESH = /^HTTP 401: the emulator at (http:\/\/127\.0\.0\.1:\d+\/api\/v2) was started fresh: .*/;
 const WHAT_TO_DO = "remove its state with `pulumi stack rm --force` and run `pulumi up` again with the new key";
@@ -32,21 +31,13 @@ const shown = (result: CommandResult) => result.diagnostics.map((d) => d.message
 async function stackOfReplacedWorld(): Promise<{ stack: LocalStack; resize: (cu: number) => void }> {
   const stateFile = join(mkdtempSync(join(tmpdir(), "neon-world-")), "world.json");
   world = await neonWorld({ emulator: { stateFile } });
-  let size = 1;
-  const stack = world.stack(() => ({
-    id: new Compute("db", {
-      projectId: world.projectId,
-      branchId: world.branches.dev,
-      type: "read_only",
-      autoscalingLimitMinCu: size,
-      autoscalingLimitMaxCu: size,
-    }).id,
-  }));
+  const { program, resize } = resizableReplica(world);
+  const stack = world.stack(program);
   ok(await stack.up({ skipPreview: true }));
   const port = Number(new URL(world.emulator.baseUrl).port);
   await world.emulator.close();
   fresh = await startEmulator({ stateFile, fresh: true, port, operationDurationMs: 20, rateLimit: false });
-  return { stack, resize: (cu) => (size = cu) };
+  return { stack, resize };
 }
 
 describe("an emulator restarted with --fresh", () => {
