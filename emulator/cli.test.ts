@@ -25,10 +25,11 @@ afterEach(() => {
 
 /**
  * Starts the CLI and waits until it is ready: its stdout lines (each must be NAME=value, what a script parses) and
- * the stderr it writes before them, ending with the service behaviours.
+ * the stderr it writes before them, ending with the service behaviours. It runs in `cwd` (default: a new temporary
+ * folder, so that the world it keeps there by default is its own).
  */
-async function startCli(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, "--port", "0", "--no-rate-limit", ...args]);
+async function startCli(args: string[], cwd = mkdtempSync(join(tmpdir(), "neon-cli-cwd-"))): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, "--port", "0", "--no-rate-limit", ...args], { cwd });
   started.add(child);
   let stdout = "";
   let stderr = "";
@@ -141,9 +142,46 @@ describe("cli", () => {
     expect(running.vars.NEON_BRANCH_MAIN).toMatch(/^br-/);
     const { code, stderr } = await stopCli(running);
     expect(code).toBe(0);
-    // No state file: nothing is saved, and it does not say it is.
-    expect(stderr).toContain("SIGTERM, closing");
-    expect(stderr).not.toMatch(/sav(e|ing)/i);
+    expect(stderr).toContain("SIGTERM, saving state to .neon-emulator/world.json and closing");
+  });
+
+  it("restarted with no flags it keeps its world (key, ids, objects) in a git-ignored .neon-emulator folder, secrets 0600; --fresh starts a new one that names the replaced world", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "neon-cli-world-"));
+    const first = await startCli([], cwd);
+    const c = new TestClient(first.vars.NEON_API_HOST, first.vars.NEON_API_KEY);
+    expect((await c.post("/api_keys", { key_name: "made-before-restart" })).status).toBe(200);
+    c.close();
+    await stopCli(first);
+
+    const second = await startCli([], cwd);
+    const { NEON_API_HOST: _host, ...kept } = first.vars;
+    expect(second.vars).toMatchObject(kept); // the key, the project and branch ids
+    const c2 = new TestClient(second.vars.NEON_API_HOST, second.vars.NEON_API_KEY);
+    const res = await c2.get("/api_keys");
+    expect(res.body.map((k: { name: string }) => k.name)).toContain("made-before-restart");
+    const world = res.headers["x-neon-emulator-world"];
+    expect(world).toMatch(/^world-[0-9a-f]{12}$/);
+    expect(second.stderr()).toContain(`world ${world}, kept in .neon-emulator/world.json (--fresh starts a new one)`);
+    c2.close();
+    await stopCli(second);
+
+    const folder = join(cwd, ".neon-emulator");
+    expect(readFileSync(join(folder, ".gitignore"), "utf8")).toMatch(/^\*$/m);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const file of ["world.json", "world.json.key", "world.json.passwords"]) {
+      expect(statSync(join(folder, file)).mode & 0o777).toBe(0o600);
+    }
+
+    const fresh = await startCli(["--fresh"], cwd);
+    expect(fresh.vars.NEON_API_KEY).not.toBe(first.vars.NEON_API_KEY);
+    expect(fresh.vars.NEON_PROJECT_ID).not.toBe(first.vars.NEON_PROJECT_ID);
+    expect(fresh.stderr()).toMatch(/a fresh world world-\w+ replaces the one kept in .neon-emulator\/world.json/);
+    const stale = new TestClient(fresh.vars.NEON_API_HOST, first.vars.NEON_API_KEY);
+    const refused = await stale.get(`/projects/${first.vars.NEON_PROJECT_ID}`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers["x-neon-emulator-previous-world"]).toBe(world);
+    stale.close();
+    await stopCli(fresh);
   });
 
   it("names a branch's variable from its name; a name another branch's variable already took is left out", () => {

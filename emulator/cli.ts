@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { BRANCH_MOVES, POOLER_REQUESTS, type BranchMove, type PoolerRequests } from "./behaviours";
 import { parseFaultSpec } from "./faults";
@@ -13,8 +14,9 @@ const USAGE = `Usage: neon-emulator [options]
                              64-character key, printed once)
   --time-scale X             service seconds per real second (default 1; 60 = a 5-minute autosuspend in 5 s)
   --state-file F             keep the world in F (atomic writes) and reload it at start; the console key is kept
-                             in F.key and role passwords in F.passwords (F holds no secret), so a restart prints
-                             the same key
+                             in F.key and role passwords in F.passwords (mode 0600; F holds no secret), so a restart
+                             prints the same key and ids (default: .neon-emulator/world.json, a git-ignored folder)
+  --fresh                    start a new world (new key and ids) in place of the one kept in the state file
   --fixture F                starting world from a JSON fixture (accounts, projects, branches, computes, roles,
                              databases)
   --faults SPEC              random faults, e.g. seed=1,rate=0.1,kinds=500+502+503+reset+slow+ambiguous+423+429
@@ -56,6 +58,11 @@ function pageSizeOf(raw: string | undefined): number | undefined {
     throw new Error(`--page-size (or NEON_EMULATOR_PAGE_SIZE) needs an integer ≥ 1, got "${raw}"`);
   return Number(raw);
 }
+/**
+ * Where the CLI keeps its world when no --state-file says: restarting `npm run emulator` must not break every stack
+ * made against it (a new key and new ids would: 401 on refresh, replacements on up). Relative to the working directory.
+ */
+export const DEFAULT_STATE_FILE = ".neon-emulator/world.json";
 
 /** Command-line flags to emulator options; a bad flag fails before anything listens. */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): EmulatorOptions & { help?: boolean } {
@@ -67,6 +74,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       "api-key": { type: "string" },
       "time-scale": { type: "string" },
       "state-file": { type: "string" },
+      fresh: { type: "boolean" },
       fixture: { type: "string" },
       faults: { type: "string" },
       "operation-duration-ms": { type: "string" },
@@ -105,7 +113,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     host: v.host,
     apiKey: v["api-key"],
     timeScale: num("time-scale", v["time-scale"]),
-    stateFile: v["state-file"],
+    stateFile: v["state-file"] ?? DEFAULT_STATE_FILE,
+    fresh: v.fresh,
     fixture: v.fixture,
     faults: v.faults === undefined ? undefined : parseFaultSpec(v.faults),
     operationDurationMs: num("operation-duration-ms", v["operation-duration-ms"]),
@@ -171,6 +180,24 @@ function readKeyFile(file: string): string | undefined {
   }
 }
 
+/** The state file's folder, when it does not exist yet: made private (0700), with a .gitignore keeping it out of git. */
+function prepareFolder(dir: string): void {
+  if (existsSync(dir)) return;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(`${dir}/.gitignore`, "# the emulator's world (neon-emulator): never commit it\n*\n");
+}
+
+/** What stderr says about the world: kept, or replaced by a fresh one (whose stacks must go). */
+function worldNote(em: Emulator, options: EmulatorOptions): string {
+  if (options.fresh) {
+    return (
+      `a fresh world ${em.worldId} replaces the one kept in ${options.stateFile}: stacks made against that one ` +
+      `fail until removed (pulumi stack rm --force); start without --fresh to keep a world across restarts`
+    );
+  }
+  return `world ${em.worldId}, kept in ${options.stateFile} (--fresh starts a new one)`;
+}
+
 /**
  * Starts the emulator. With a state file, the console key is the one kept in its key file (unless --api-key gives
  * one), and the key in use is kept there (mode 0600) for the next start; a kept key the world refuses (revoked
@@ -179,7 +206,8 @@ function readKeyFile(file: string): string | undefined {
 async function start(options: EmulatorOptions): Promise<{ em: Emulator; notes: string[] }> {
   if (!options.stateFile) return { em: await startEmulator(options), notes: [] };
   const keyFile = keyFileOf(options.stateFile);
-  const kept = options.apiKey === undefined ? readKeyFile(keyFile) : undefined;
+  prepareFolder(dirname(options.stateFile));
+  const kept = options.apiKey === undefined && !options.fresh ? readKeyFile(keyFile) : undefined;
   const notes: string[] = [];
   let em: Emulator;
   try {
@@ -193,6 +221,7 @@ async function start(options: EmulatorOptions): Promise<{ em: Emulator; notes: s
   if (em.apiKey !== kept) await writeAtomic(keyFile, `${em.apiKey}\n`);
   if (em.apiKey === kept) notes.push(`console key reused from ${keyFile}`);
   else if (notes.length === 0) notes.push(`console key kept in ${keyFile} for the next start`);
+  notes.push(worldNote(em, options));
   return { em, notes };
 }
 

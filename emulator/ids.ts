@@ -19,6 +19,9 @@ export const newEndpointId = (): string => `ep-${words()}`;
 /** Like `org-morning-bread-81040908` (OpenAPI, listProjects example). */
 export const newOrgId = (): string => `org-${words()}`;
 
+/** The id of an emulator's world (world-identity.ts): a new one for each fresh world. */
+export const newWorldId = (): string => `world-${randomBytes(6).toString("hex")}`;
+
 const KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** A 64-character secret from a cryptographic source (rejection sampling: no modulo bias). */

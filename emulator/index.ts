@@ -34,6 +34,7 @@ export type {
 };
 export { createApp } from "./server";
 export { describeBehaviours, REAL_SERVICE } from "./behaviours";
+export { PREVIOUS_WORLD_HEADER, WORLD_HEADER } from "./world-identity";
 
 export interface EmulatorOptions {
   port?: number; // 0 (default) = any free port
@@ -46,6 +47,7 @@ export interface EmulatorOptions {
   rateLimit?: false | RateLimitOptions; // default 700/min per account, 40/s per route
   faults?: { seed?: number; rate?: number; kinds?: FaultKind[]; slowMs?: number };
   stateFile?: string; // persisted atomically; reloaded at start
+  fresh?: boolean; // with stateFile: a new world replaces the saved one (whose key and projects get PREVIOUS_WORLD_HEADER)
   fixture?: string | Fixture; // starting world
   log?: (line: string) => void; // one line per request; never a key
   plan?: Plan; // the first account's plan; "free": sizes up to 2 CU, autosuspend delay fixed (default: the fixture's, else paid)
@@ -68,6 +70,8 @@ export interface Emulator {
   apiKey: string;
   accountId: string;
   projectId: string;
+  /** The id of the world it serves, sent on every response as X-Neon-Emulator-World (world-identity.ts). */
+  worldId: string;
   /**
    * The branches of the default project, name → id, as they are when read (the default world's: main, which holds
    * the primary compute, dev and staging), so a test needs no API call to find a branch to put a compute on.
@@ -175,6 +179,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     apiKey: seeded.apiKey,
     accountId: seeded.accountId,
     projectId: seeded.projectId,
+    worldId: store.world.id,
     get branches() {
       const branches = store.branchesOf(seeded.projectId).sort((a, b) => a.seq - b.seq);
       return Object.fromEntries(branches.map((b) => [b.name, b.id]));

@@ -19,6 +19,7 @@ import { orgApiKeyRoutes } from "./routes/org-api-keys";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import type { KeyRecord } from "./types";
+import { PREVIOUS_WORLD_HEADER, previousWorldOf, WORLD_HEADER } from "./world-identity";
 
 export interface RequestLogEntry {
   method: string;
@@ -176,7 +177,7 @@ class Exchange {
         ? this.proxyTimeout()
         : (this.options.replies?.apply(this.entry.method, this.path, applied) ?? applied);
     if (reply.status === 204) {
-      this.res.writeHead(204, { "X-Request-ID": this.entry.requestId });
+      this.res.writeHead(204, { "X-Request-ID": this.entry.requestId, ...this.worldHeaders(204) });
       this.res.end();
       return this.record(204);
     }
@@ -185,11 +186,20 @@ class Exchange {
       "Content-Type": "application/json",
       "Content-Length": Buffer.byteLength(text),
       "X-Request-ID": this.entry.requestId,
+      ...this.worldHeaders(reply.status),
       ...(reply.status === 413 ? { Connection: "close" } : {}),
       ...reply.headers,
     });
     this.res.end(text);
     this.record(reply.status);
+  }
+
+  /** The world it serves; on a 401 or 404, the replaced world the request's key or project belongs to (if any). */
+  private worldHeaders(status: number): Record<string, string> {
+    const { world } = this.state.store;
+    const refused = status === 401 || status === 404;
+    const previous = refused ? previousWorldOf(world, this.req.headers.authorization, this.path) : undefined;
+    return { [WORLD_HEADER]: world.id, ...(previous ? { [PREVIOUS_WORLD_HEADER]: previous } : {}) };
   }
 
   private proxyTimeout(): FullReply {

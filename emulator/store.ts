@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { ApiError, notFound } from "./errors";
-import { newRolePassword } from "./ids";
+import { newRolePassword, newWorldId } from "./ids";
 import type {
   Account,
   Branch,
@@ -13,6 +13,7 @@ import type {
   Project,
   RoleRecord,
 } from "./types";
+import type { WorldIdentity } from "./world-identity";
 
 /** sha256 hex of a key secret: the only form in which a key is kept (in memory and in the state file). */
 export const hashKey = (secret: string): string => createHash("sha256").update(secret).digest("hex");
@@ -34,6 +35,7 @@ export interface Snapshot {
   roles?: RoleRecord[]; // without their passwords (see RolePasswords); absent in files written before roles were modelled
   databases?: DatabaseRecord[];
   nextDatabaseId?: number;
+  world?: WorldIdentity; // absent in files written before worlds had ids
 }
 
 /**
@@ -64,6 +66,8 @@ export class Store {
   seq = 0;
   nextKeyId = 100001;
   nextDatabaseId = 1000001;
+  /** Which world this is, and the worlds it replaced (world-identity.ts). */
+  world: WorldIdentity = { id: newWorldId(), previous: [] };
   /** Set by every mutation; the persistence layer saves and clears it. */
   dirty = false;
 
@@ -278,6 +282,7 @@ export class Store {
       roles: [...this.roles.values()].map(({ password: _secret, ...r }) => r),
       databases: [...this.databases.values()],
       nextDatabaseId: this.nextDatabaseId,
+      world: this.world,
     };
   }
 
@@ -312,6 +317,8 @@ export class Store {
     }
     for (const d of s.databases ?? []) st.addDatabase(d);
     st.nextDatabaseId = s.nextDatabaseId ?? st.nextDatabaseId;
+    if (s.world) st.world = s.world;
+    else regenerated = true; // the id a world written before worlds had ids gets now is kept
     st.dirty = regenerated; // a new password is saved at the next write
     return st;
   }

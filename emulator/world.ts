@@ -4,6 +4,7 @@ import { DEFAULT_PROJECT, loadFixture, seedAccount, seedProject, type Seeded } f
 import { newApiKeySecret, newOrgId } from "./ids";
 import { readPasswords, readState } from "./persistence";
 import { Store } from "./store";
+import { replacing } from "./world-identity";
 import type { Fixture, OrgRole, Plan } from "./types";
 
 export interface WorldOptions {
@@ -14,6 +15,7 @@ export interface WorldOptions {
   stateFile?: string;
   fixture?: string | Fixture;
   organization?: string; // a fresh world's first account is an admin of this organization, which holds its first project
+  fresh?: boolean; // a new world even when the state file holds one (which it then replaces, remembering its identity)
 }
 
 /**
@@ -25,7 +27,7 @@ export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; 
     throw new Error("apiKey must be 1..512 characters without whitespace");
   }
   const saved = options.stateFile ? readState(options.stateFile) : undefined;
-  if (!saved) {
+  if (!saved || options.fresh) {
     const clock = createClock({ manual: options.manualClock, timeScale: options.timeScale });
     const store = new Store();
     const fixture = loadFixture(options.fixture);
@@ -34,6 +36,7 @@ export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; 
     const seeded = seedAccount(store, first, now, options.apiKey);
     for (const a of fixture.accounts.slice(1)) seedAccount(store, a, now);
     if (options.organization !== undefined) moveIntoOrganization(store, seeded, options.organization, now);
+    if (saved) store.world = replacing(saved);
     return { store, clock, seeded };
   }
   const store = Store.restore(saved, readPasswords(options.stateFile as string));

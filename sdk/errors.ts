@@ -24,7 +24,8 @@ export type NeonErrorKind =
   | "operation_failed"
   | "wait_timeout"
   | "response_shape"
-  | "cancelled";
+  | "cancelled"
+  | "replaced_world";
 
 /** The facts of an operation that failed or is still pending when a wait gave up. */
 export interface OperationFacts {
@@ -49,6 +50,8 @@ export interface NeonErrorInit {
   resourceId?: string;
   /** The raw `Retry-After` header of the response, interpreted by the retry policy. */
   retryAfter?: string;
+  /** Kind `replaced_world`: the emulator's world now, and the one the request's key or project belongs to. */
+  world?: { now: string; previous: string };
 }
 
 /**
@@ -68,6 +71,7 @@ export class NeonError extends Error {
   readonly operation?: OperationFacts;
   readonly resourceId?: string;
   readonly retryAfter?: string;
+  readonly world?: { now: string; previous: string };
 
   constructor(init: NeonErrorInit) {
     super(renderMessage(init));
@@ -75,7 +79,17 @@ export class NeonError extends Error {
     this.kind = init.kind;
     this.apiMessage = init.message;
     this.retryable = init.retryable ?? false;
-    const optional = ["status", "code", "requestId", "method", "path", "operation", "resourceId", "retryAfter"];
+    const optional = [
+      "status",
+      "code",
+      "requestId",
+      "method",
+      "path",
+      "operation",
+      "resourceId",
+      "retryAfter",
+      "world",
+    ];
     for (const key of optional) {
       const value = (init as unknown as Record<string, unknown>)[key];
       if (value !== undefined && value !== "") (this as unknown as Record<string, unknown>)[key] = value;
@@ -94,8 +108,8 @@ export class NeonError extends Error {
   }
 
   private extras(): Partial<NeonErrorInit> {
-    const { operation, resourceId, retryAfter } = this;
-    return { operation, resourceId, retryAfter };
+    const { operation, resourceId, retryAfter, world } = this;
+    return { operation, resourceId, retryAfter, world };
   }
 }
 
@@ -245,6 +259,8 @@ export function fromAxiosError(error: unknown, ctx: RequestContext): NeonError {
     const requestId = body.requestId || headerString(headers, "x-request-id") || ctx.requestId;
     const message = ctx.scrub(body.message || `${status} with no message`);
     const retryAfter = headerString(headers, "retry-after");
+    const replaced = replacedWorld(status, headers, ctx);
+    if (replaced) return new NeonError({ ...base, status, requestId, ...replaced });
     const kind = kindForStatus(status, message);
     return new NeonError({ ...base, kind, status, code: body.code, requestId, message, retryAfter });
   }
@@ -255,6 +271,23 @@ export function fromAxiosError(error: unknown, ctx: RequestContext): NeonError {
   if (code !== undefined && code in UNREACHABLE_CODES) return unreachableError(code, ctx);
   const message = ctx.scrub(`network error: ${code ?? "unknown"} ${error.message}`.trim());
   return new NeonError({ ...base, kind: "network", code, message });
+}
+
+/**
+ * A 401 or 404 from the local emulator (emulator/world-identity.ts) for a key or project of a world it replaced when
+ * it was started fresh: not a wrong key, nor an object deleted (a read must not drop it from state), but a world gone.
+ */
+function replacedWorld(
+  status: number,
+  headers: unknown,
+  ctx: RequestContext,
+): Pick<NeonErrorInit, "kind" | "message" | "world"> | undefined {
+  const previous = headerString(headers, "x-neon-emulator-previous-world");
+  const now = headerString(headers, "x-neon-emulator-world");
+  if ((status !== 401 && status !== 404) || previous === undefined || now === undefined) return undefined;
+  const at = ctx.baseUrl ? ` at ${displayUrl(ctx.baseUrl)}` : "";
+  const message = `the emulator${at} was started fresh: this request's key or project is of its previous world (${previous}), gone since; it serves a new one (${now})`;
+  return { kind: "replaced_world", message, world: { now, previous } };
 }
 
 function parseErrorBody(data: unknown): { message: string; code?: string; requestId?: string } {

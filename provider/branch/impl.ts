@@ -31,7 +31,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck();
+  noteProgramCheck(news);
   const inputs = withDefaultName(olds, news);
   const triggersChanged = stableJson(olds.resetTriggers) !== stableJson(inputs.resetTriggers);
   const failures = [

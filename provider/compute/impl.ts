@@ -33,7 +33,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck();
+  noteProgramCheck(news);
   const failures = checkComputeInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.

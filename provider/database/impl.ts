@@ -23,7 +23,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck();
+  noteProgramCheck(news);
   return { inputs: news, failures: checkDatabaseInputs(news) };
 }
 

@@ -33,7 +33,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 
 /** Checks the inputs; a create (no old inputs) warns that the branch's connections drop. */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck();
+  noteProgramCheck(news);
   const failures = checkRoleInputs(news);
   if (failures.length === 0) checked.add(stableJson(news));
   if (failures.length === 0 && Object.keys(olds).length === 0) warn(createWarning(news));

@@ -9,3 +9,27 @@
 export function warn(message: string): void {
   process.stderr.write(`warning: ${message}\n`);
 }
+
+/** The echoes still to drop: `${error}: ${error.stack}` of each error `once` marked. */
+const echoes = new Set<string>();
+let filtering = false;
+
+/**
+ * Returns the error, marked to be shown once. The plugin writes the error of a check, diff, read or delete to its
+ * stderr with its stack before returning it to the engine (`@pulumi/pulumi` cmd/dynamic-provider: `console.error(\`${e}:
+ * ${e.stack}\`)`), so the engine printed it twice, the second time with a stack trace of the provider's internals. An
+ * error whose message already says what happened and what to do needs neither: its echo is dropped.
+ */
+export function once<E extends Error>(error: E): E {
+  if (!filtering) {
+    filtering = true;
+    const original = console.error.bind(console);
+    console.error = (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === "string" && echoes.delete(args[0])) return;
+      original(...args);
+    };
+  }
+  if (echoes.size > 100) echoes.clear(); // create and update do not echo: never grow without bound
+  echoes.add(`${String(error)}: ${error.stack}`);
+  return error;
+}

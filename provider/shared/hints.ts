@@ -12,6 +12,7 @@
  * provider was configured from the configuration saved by the last `up` (runtime.ts `configuredByProgram`).
  */
 import { DEFAULT_API_URL, isUnreachable } from "../../sdk";
+import { once } from "./diagnostics";
 import { errorKind } from "./errors";
 import { configuredByProgram, settingsInUse, SettingsInUse } from "./runtime";
 
@@ -221,6 +222,12 @@ function notFoundHint(s: Situation): string | undefined {
   return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId });
 }
 
+/** A stack made against an earlier world of the emulator (sdk/errors.ts `replaced_world`; docs/emulator.md, "Its world"). */
+const REPLACED_WORLD =
+  "This stack's resources were in that world: remove its state with `pulumi stack rm --force` and run `pulumi up` " +
+  "again with the new key, and start the emulator without --fresh to keep its world across restarts " +
+  "(docs/emulator.md, Its world).";
+
 /** The status of a client error, or undefined. */
 function statusOf(error: unknown): number | undefined {
   return typeof error === "object" && error !== null && "status" in error ? Number(error.status) : undefined;
@@ -236,6 +243,7 @@ export function hintFor(
   if (isUnreachable(error)) return unreachableHint(settings);
   if (kind === "auth") return statusOf(error) === 403 ? forbiddenHint(situation, settings) : authHint(settings);
   if (kind === "not_found") return urlPathHint(settings) ?? notFoundHint(situation);
+  if (kind === "replaced_world") return REPLACED_WORLD;
   return undefined;
 }
 
@@ -277,7 +285,7 @@ export function withHints<A extends unknown[], R>(
       if (misdirected) throw misdirected;
       const hint = hintFor(error, situationOf(...args), settings);
       if (hint === undefined) throw error;
-      throw new Error(`${(error as Error).message}. ${hint}`, { cause: error });
+      throw once(new Error(`${(error as Error).message}. ${hint}`, { cause: error }));
     }
   };
 }

@@ -48,7 +48,7 @@ describe("settingsInUse", () => {
 
   it("a process that checked a program's inputs is configured by the program (not from a saved config)", () => {
     expect(configuredByProgram()).toBe(false);
-    noteProgramCheck();
+    noteProgramCheck({ apiKey: "a-resource-s-own-key" });
     expect(configuredByProgram()).toBe(true);
   });
 });

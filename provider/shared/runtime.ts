@@ -16,6 +16,7 @@ import {
   RateLimitOptions,
   resolveConfig,
 } from "../../sdk";
+import { once } from "./diagnostics";
 
 let stackConfig: ConfigSource | undefined;
 const clients = new Map<string, NeonClient>();
@@ -35,8 +36,23 @@ export function configure(config: ConfigSource | undefined): void {
  * configuration; `refresh` and `destroy` run no program, check nothing, and configure it with the configuration saved
  * by the last `up` (hints.ts: only then can the key in use differ from the one configured now).
  */
-export function noteProgramCheck(): void {
+export function noteProgramCheck(inputs: Record<string, unknown>): void {
   checkedProgram = true;
+  requireKey(inputs);
+}
+
+/**
+ * A preview sends no request, but a key missing everywhere is known from the configuration alone: the check fails as
+ * the `up` would, with the same message, instead of a preview that passes and an `up` that fails. A resource's own
+ * `apiKey` input, when it has one (even one unknown until the update), supplies it.
+ */
+function requireKey(inputs: Record<string, unknown>): void {
+  if (inputs.apiKey !== undefined && inputs.apiKey !== "") return;
+  try {
+    resolveConfig(undefined, stackConfig, process.env);
+  } catch (error) {
+    throw error instanceof Error ? once(error) : error;
+  }
 }
 
 /** True when this process checked a program's inputs: it is configured with the stack's current configuration. */

@@ -29,6 +29,9 @@ afterAll(async () => {
   await new Promise((resolve) => decoy.close(resolve));
 });
 
+const NO_KEY =
+  "No Neon API key: set it with `pulumi config set --secret neon:apiKey <key>` or the NEON_API_KEY environment variable";
+
 const replica = () =>
   new Compute("db", { projectId: world.projectId, branchId: world.branches.dev, type: "read_only" }).id;
 
@@ -78,6 +81,21 @@ describe("credentials", () => {
     expect(up.error?.message).toContain("pulumi config set --secret neon:apiKey");
     expect(up.error?.message).toContain("NEON_API_KEY");
     expect(up.requests).toEqual([]);
+  });
+
+  it("missing everywhere fail the preview too (issue 23, item 13): offline, with the message up gives, once", async () => {
+    const stack = world.stack(() => ({ id: replica(), key: new ApiKey("ci", { keyName: "ci" }).keyId }), {
+      noNeonConfig: true,
+      env: { NEON_API_HOST: world.emulator.baseUrl },
+    });
+    const preview = await stack.preview();
+    const up = await stack.up({ skipPreview: true });
+    expect(up.error?.message).toContain(NO_KEY);
+    expect(preview.error?.message).toContain(NO_KEY);
+    expect(preview.requests).toEqual([]);
+    const said = preview.diagnostics.map((d) => d.message).join("\n");
+    expect(said).not.toMatch(/\n\s+at /);
+    expect(said.split("No Neon API key").length - 1).toBeLessThanOrEqual(2); // one line per resource, no echo
   });
 });
 

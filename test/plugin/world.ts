@@ -5,6 +5,7 @@
  */
 import * as path from "path";
 import { Emulator, EmulatorOptions, startEmulator } from "../../emulator";
+import { Compute } from "../../provider";
 import { NeonClient } from "../../sdk";
 import { CommandResult, ConfigInput, LocalStack, Program } from "../../testing";
 
@@ -108,4 +109,25 @@ export function outputs(stack: LocalStack): Record<string, any> {
 export function ok<T extends CommandResult>(result: T): T {
   if (result.error) throw result.error;
   return result;
+}
+
+/**
+ * A program of one read-only compute on the dev branch with a fixed size, and `resize` to change that size (so that
+ * an `up` has a PATCH to send, a preview a restart warning to show).
+ */
+export function resizableReplica(
+  where: { projectId: string; branches: Record<string, string> },
+  name = "db",
+): { program: Program; resize: (cu: number) => void } {
+  let size = 1;
+  const program: Program = () => ({
+    id: new Compute(name, {
+      projectId: where.projectId,
+      branchId: where.branches.dev,
+      type: "read_only",
+      autoscalingLimitMinCu: size,
+      autoscalingLimitMaxCu: size,
+    }).id,
+  });
+  return { program, resize: (cu) => (size = cu) };
 }
