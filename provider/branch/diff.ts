@@ -67,7 +67,7 @@ export interface BranchPlan {
 
 /** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the branch. */
 export function planBranchChange(olds: Props, news: Props): BranchPlan {
-  const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => differs(property, olds, news));
+  const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => inputChanged(property, olds, news));
   const where = (effect: BranchEffect) => changed.filter((p) => BRANCH_DIFF_RULES[p].effect === effect);
   return {
     changes: changed.length > 0 || declarationsChanged(olds, news),
@@ -87,7 +87,12 @@ function declarationsChanged(olds: Props, news: Props): boolean {
   return stableJson(before) !== stableJson(after);
 }
 
-function differs(property: string, olds: Props, news: Props): boolean {
+/**
+ * True when `news` changes `property` from `olds`: the one comparison of each property, used by Diff (old outputs, with
+ * `origin`) and by Check (old inputs), so that both read every accepted spelling of one value (an LSN, an instant) as
+ * that value, and a property the program leaves out alike.
+ */
+export function inputChanged(property: string, olds: Props, news: Props): boolean {
   const wanted = news[property];
   if (wanted === undefined) return removed(property, olds);
   if (isUnknown(wanted)) return true;
