@@ -165,16 +165,17 @@ export function protectedOutsideProgram(olds: Props, news: Props): boolean {
 }
 
 /**
- * A branch protected outside the program: Pulumi's `protect` comes only with `protected: true` in the program, so a
- * destroy would delete what depends on the branch before Neon refuses to delete the branch itself. Said at each
+ * A branch protected outside the program: Pulumi's `protect` comes only with `protected: true` in the program, so
+ * removing it from the program would delete what depends on the branch before Neon refuses to delete the branch
+ * itself (a destroy stops at what is on it: shared/protected-branch.ts). Said at each
  * preview while it holds, with the two ways to end it.
  */
 export function unguardedWarning(label: string): string {
   return (
     `${label} is protected on Neon (set outside this program), and the program does not say protected: true, so the ` +
-    `resource has no Pulumi protect: pulumi destroy, or removing it from the program, would delete the computes, ` +
-    `roles and databases on it first, then fail at the branch. Write protected: true (it brings Pulumi's protect) ` +
-    `to keep it, or protected: false to unprotect it.`
+    `resource has no Pulumi protect: removing it from the program would delete the computes, roles and databases on ` +
+    `it first, then fail at the branch (pulumi destroy stops at them: they are not deleted). Write protected: true ` +
+    `(it brings Pulumi's protect) to keep it, or protected: false to unprotect it.`
   );
 }
 
