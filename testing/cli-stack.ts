@@ -266,8 +266,10 @@ export class CliStack {
       } else if (command === "refresh") {
         if (dryRun) await stack.previewRefresh(common);
         else await stack.refresh(common);
-      } else if (dryRun) await stack.previewDestroy({ ...common, runProgram: options.runProgram });
-      else await stack.destroy({ ...common, runProgram: options.runProgram });
+      } else {
+        const destroy = { ...common, runProgram: options.runProgram, excludeProtected: options.excludeProtected };
+        await (dryRun ? stack.previewDestroy(destroy) : stack.destroy(destroy));
+      }
       return { dryRun, events, output: output.join(""), interrupted: aborter.signal.aborted };
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));

@@ -67,6 +67,8 @@ export interface CommandOptions {
   skipPreview?: boolean;
   /** `destroy --run-program`: the program runs first, so the provider gets the current configuration. */
   runProgram?: boolean;
+  /** `destroy --exclude-protected`: through the real CLI only (`CliStack`); the local engine does not model it. */
+  excludeProtected?: boolean;
 }
 
 export type Command = "preview" | "up" | "refresh" | "destroy";

@@ -5,7 +5,7 @@
  * all; the branch also expires a week after the last `up`, should the pipeline never run the destroy.
  *
  * Config: `projectId`; `expiresAt` (RFC 3339, set by the pipeline at each `up`: a week ahead); optional `prUrl` (kept
- * in the branch's annotations), `parentBranchId` (default: the project's default branch), `ownerRole` (default
+ * in the branch's annotations, as it was when the branch was created), `parentBranchId` (default: the project's default branch), `ownerRole` (default
  * `neondb_owner`, the role a Neon project starts with), `databaseName` (default `app`); `neon:apiKey` (secret) and
  * optionally `neon:apiUrl`.
  */
@@ -18,13 +18,19 @@ const stack = pulumi.getStack(); // pr-<number>
 const ownerRole = config.get("ownerRole") ?? "neondb_owner";
 const prUrl = config.get("prUrl");
 
-const branch = new Branch("preview", {
-  projectId,
-  parentId: config.get("parentBranchId"),
-  name: stack,
-  expiresAt: config.require("expiresAt"),
-  annotations: { "pulumi-stack": stack, ...(prUrl ? { "pull-request": prUrl } : {}) },
-});
+// Neon sets a branch's annotations only when it creates it: ignoreChanges keeps those it was made with, so a later
+// prUrl (set after the first up, or changed) never plans a change the provider must refuse.
+const branch = new Branch(
+  "preview",
+  {
+    projectId,
+    parentId: config.get("parentBranchId"),
+    name: stack,
+    expiresAt: config.require("expiresAt"),
+    annotations: { "pulumi-stack": stack, ...(prUrl ? { "pull-request": prUrl } : {}) },
+  },
+  { ignoreChanges: ["annotations"] },
+);
 
 const compute = new Compute("compute", {
   projectId,

@@ -3,8 +3,8 @@
  * adoptId (provider/compute/adopt.ts):
  *
  * - Adoption reads the branch, refuses what cannot change in place (the program declares another parent, point in
- *   time or init source than the branch was made from), and PATCHes what differs from the program (name, protection,
- *   expiry; annotations as an update sends them: annotations.ts). A program that leaves `name` out keeps the branch's
+ *   time or init source than the branch was made from, or other annotations: no call changes them, annotations.ts),
+ *   and PATCHes what differs from the program (name, protection, expiry). A program that leaves `name` out keeps the branch's
  *   name (the resource's name is the default only for a branch Pulumi creates).
  * - **Pulumi never deletes a branch that the state's `adoptId` names.** With `adoptId` still in the program, a
  *   replacement calls Create while the branch exists, and Create adopts that same branch again (it cannot tell a first
@@ -57,6 +57,13 @@ async function adopt(inputs: Props): Promise<Created> {
         `was changed.`,
     );
   }
+  if (plan.refused.length > 0) {
+    throw new Error(
+      `adoptId: branch ${id} cannot be adopted as declared: its annotations are not the program's, and Neon sets a ` +
+        `branch's annotations only when it creates it. Leave annotations out of the program, or declare the ` +
+        `branch's own (its annotations output, once adopted without them). Nothing was changed.`,
+    );
+  }
   if (plan.patch.length === 0) return { branch: found.branch, annotation: kept, origin };
   const outputs = await updateBranch(id, current, inputs);
   const branch = (await client().branches.get(projectId, id)).branch;
@@ -98,8 +105,9 @@ export function adoptionWarnings(olds: Props, news: Props): string[] {
   }
   if (Object.keys(olds).length === 0) {
     return [
-      `${label} adopts ${news.adoptId}: where its name, protection, expiry or annotations differ from the program's, ` +
-        `adopting changes them (with name left out, it keeps its name). If this resource already holds ` +
+      `${label} adopts ${news.adoptId}: where its name, protection or expiry differ from the program's, adopting ` +
+        `changes them (with name left out, it keeps its name; other annotations are refused: Neon sets them only at ` +
+        `creation). If this resource already holds ` +
         `${news.adoptId} (a replacement: ${REPLACEMENTS}), it adopts it again, and the replaced resource leaves it ` +
         `on the service: Pulumi never deletes a branch that adoptId names.`,
     ];

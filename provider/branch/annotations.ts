@@ -1,50 +1,68 @@
 /**
- * A branch's annotations after it was created. Neon documents no way to change them: the only request that takes them
- * is the create (`annotation_value`, OpenAPI `createProjectBranch` / `AnnotationCreateValueRequest`), the update's
- * `BranchUpdateRequest` has `name`, `protected` and `expires_at` only, and the official CLI sets them only at creation
- * (neondatabase/neonctl#264). So an update sends them the one way a service could take them, `annotation_value` beside
- * `branch` in the PATCH, and then reads the branch back: the provider is right whether the service applies them,
- * ignores them (a 200 that changes nothing) or refuses them (a 4xx naming them). When they were not applied, the update
- * fails saying so and what to do, with the branch recorded as the service has it, so the next `up` asks again.
+ * A branch's annotations are set when it is created, and never changed by the provider. The only requests that take
+ * them are the creates (`annotation_value`, OpenAPI `createProjectBranch` and `createProjectBranchAnonymized`:
+ * `AnnotationCreateValueRequest`); `BranchUpdateRequest` has `name`, `protected` and `expires_at` only, no path takes
+ * annotations of an existing branch, and the official CLI sets them only at creation (neondatabase/neonctl#264). So a
+ * change would be an update that cannot succeed: Diff refuses it at preview, naming the keys and the way out, with
+ * nothing sent, and so does an update or an adoption that gets one all the same. Not Check: the engine checks a
+ * registration with its old inputs before a replacement a new `replacementTrigger` decides, and calls no Diff for that
+ * one (pulumi/pulumi step_generator.go, `triggerReplace`), so a refusal in Check would refuse the way out too; Diff
+ * also sees the branch's own annotations, which the old inputs may not declare. A replacement the Diff plans (a new
+ * parent, say) takes the new annotations with it. Removing `annotations` from the program only stops declaring them (diff.ts: recorded); the branch
+ * keeps them. Messages name the keys, never the values (the plugin cannot know which were secrets).
  */
-import { errorKind } from "../shared/errors";
 import { stableJson } from "../shared/stable-json";
+import { describe } from "../shared/validators";
 import { labelOf } from "./diff";
 
 type Props = Record<string, unknown>;
+type Annotations = Record<string, unknown>;
 
 /** True when the service keeps exactly the annotations the program asks for. */
 export function annotationsApplied(kept: Record<string, string> | undefined, wanted: unknown): boolean {
   return stableJson(kept ?? {}) === stableJson(wanted ?? {});
 }
 
-/** True when a failed request was refused for its `annotation_value` (a validation error that mentions it). */
-export function refusedForAnnotations(error: unknown): boolean {
-  if (errorKind(error) !== "validation") return false;
-  const message = (error as { apiMessage?: unknown }).apiMessage ?? (error as Error).message;
-  return /annotation/i.test(String(message));
+/** What a change from `before` to `after` does, by key: `set "k" (old → new)`, `add "k"`, `remove "k"`. */
+function changesOf(before: Annotations, after: Annotations): string {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys
+    .filter((k) => stableJson(before[k]) !== stableJson(after[k]))
+    .map((k) => {
+      const key = JSON.stringify(k);
+      if (before[k] === undefined) return `add ${key} (${describe(after[k])})`;
+      if (after[k] === undefined) return `remove ${key} (${describe(before[k])})`;
+      return `set ${key} from ${describe(before[k])} to ${describe(after[k])}`;
+    })
+    .join(", ");
+}
+
+/** Why annotations cannot change from `before` (the service's) to `after`, with the way out; one line. */
+export function annotationsChangeReason(before: unknown, after: unknown): string {
+  return (
+    `cannot change on an existing branch: Neon sets a branch's annotations only when it creates it (no documented ` +
+    `call updates them), and this change would ${changesOf((before ?? {}) as Annotations, after as Annotations)} ` +
+    `(values not shown: they may be secrets). Set annotations back to what they were, or recreate the branch with a ` +
+    `new value of the resource option replacementTrigger (a new branch from its parent's data: this branch's own ` +
+    `changes are deleted with it). See docs/resources.md#branch (Annotations after creation)`
+  );
+}
+
+/** Diff and update: the error for a planned change of annotations (`olds`: the old outputs, the service's value). */
+export function annotationsChangeError(id: string, olds: Props, news: Props): Error {
+  return new Error(`${labelOf(id, olds)}: annotations: ${annotationsChangeReason(olds.annotations, news.annotations)}`);
 }
 
 /**
- * The error of annotations the service did not apply (`when`: at the create, or an update), or refused (`refusal`:
- * the service's error). Names no annotation value (the plugin cannot know which were secrets).
+ * The error of a create whose branch did not keep the annotations it was created with (create.ts reads them back).
+ * Names no annotation value.
  */
-export function notAppliedError(id: string, props: Props, when: "create" | "update", refusal?: unknown): Error {
-  const label = labelOf(id, props);
-  const what =
-    refusal !== undefined
-      ? `the service refused the new annotations (${(refusal as Error).message})`
-      : when === "create"
-        ? "the branch was created, but the service did not keep the annotations it was created with"
-        : "the service did not apply the new annotations (it answered the update without changing them)";
-  const others = when === "update" ? " The other changes of this update were applied." : "";
+export function notAppliedError(id: string, props: Props): Error {
   return new Error(
-    `${label}: ${what}. Neon documents no way to change a branch's annotations after it is created (only a ` +
-      `create takes them).${others} The state records the annotations the service has (the annotations output), so ` +
-      `the next pulumi up asks for them again. To give the branch these annotations, replace it (a new branch from ` +
-      `its parent's current data; the old branch's own changes are deleted with it): pulumi up --replace <its URN> ` +
-      `with a new name in the same up, or a new value of the resource option replacementTrigger, which keeps the ` +
-      `name. Or set annotations back to what the service has.`,
-    refusal !== undefined ? { cause: refusal } : undefined,
+    `${labelOf(id, props)}: the branch was created, but the service did not keep the annotations it was created ` +
+      `with. Neon sets a branch's annotations only when it creates it. The state records the annotations the ` +
+      `service has (the annotations output). To give the branch these annotations, recreate it with a new value of ` +
+      `the resource option replacementTrigger (a new branch from its parent's data: this branch's own changes are ` +
+      `deleted with it), or set annotations to what the service has. See docs/resources.md#branch (Annotations after creation)`,
   );
 }

@@ -6,7 +6,6 @@
  * free text (a name or an annotation may have been a secret in the program).
  */
 import { isBranchId, projectIdRule } from "../shared/ids";
-import { stableJson } from "../shared/stable-json";
 import { isUnknown } from "../shared/unknown";
 import {
   CheckFailure,
@@ -21,7 +20,7 @@ import {
   shown,
   isList,
 } from "../shared/validators";
-import { BRANCH_DIFF_RULES } from "./diff";
+import { BRANCH_DIFF_RULES, inputChanged } from "./diff";
 import { hasFraction, instantOf, LSN, MAX_EXPIRY_MS, spanOf } from "./time";
 
 type Props = Record<string, unknown>;
@@ -147,15 +146,13 @@ const REPLACING_INPUTS = Object.keys(BRANCH_DIFF_RULES).filter((p) => BRANCH_DIF
  */
 export function checkReplaceProtected(olds: Props, news: Props): CheckFailure[] {
   if (olds.protected !== true) return [];
-  return REPLACING_INPUTS.filter((p) => !isUnknown(news[p]) && stableJson(olds[p]) !== stableJson(news[p])).map(
-    (property) => ({
-      property,
-      reason:
-        "changed on a protected branch: the replacement would make a new branch and then fail to delete this one " +
-        "(Neon does not delete a protected branch). Unprotect it first in an up of its own (protected: false, " +
-        "without this change; in the same up it would apply to the new branch only), then make this change",
-    }),
-  );
+  return REPLACING_INPUTS.filter((p) => !isUnknown(news[p]) && inputChanged(p, olds, news)).map((property) => ({
+    property,
+    reason:
+      "changed on a protected branch: the replacement would make a new branch and then fail to delete this one " +
+      "(Neon does not delete a protected branch). Unprotect it first in an up of its own (protected: false, " +
+      "without this change; in the same up it would apply to the new branch only), then make this change",
+  }));
 }
 
 /**

@@ -178,7 +178,7 @@ async function checkedAnnotations(branch: Branch, inputs: Props, origin: Origin)
   const read = await client().branches.get(projectId, branch.id);
   const kept = read.annotation?.value ?? {};
   if (annotationsApplied(kept, inputs.annotations)) return kept;
-  const error = notAppliedError(branch.id, inputs, "create");
+  const error = notAppliedError(branch.id, inputs);
   const recorded = new ResourceInitError(branch.id, outputsWith(read.branch, kept, inputs, origin), error, inputs);
   recorded.message = error.message;
   throw recorded;

@@ -31,7 +31,13 @@ const same = {
 
 describe("planBranchChange: the diff table", () => {
   it("finds nothing when the program asks for what the branch is (a property left out never diffs)", () => {
-    expect(planBranchChange(olds, same)).toEqual({ changes: false, replaces: [], patch: [], reset: false });
+    expect(planBranchChange(olds, same)).toEqual({
+      changes: false,
+      replaces: [],
+      patch: [],
+      refused: [],
+      reset: false,
+    });
   });
 
   it.each<[string, Record<string, unknown>, Partial<ReturnType<typeof planBranchChange>>]>([
@@ -45,8 +51,9 @@ describe("planBranchChange: the diff table", () => {
     ["protection", { protected: true }, { patch: ["protected"] }],
     ["a new expiry", { expiresAt: "2026-03-03T00:00:00Z" }, { patch: ["expiresAt"] }],
     ["the expiry removed", { expiresAt: undefined }, { patch: ["expiresAt"] }],
-    ["new annotations", { annotations: { ref: "dev" } }, { patch: ["annotations"] }],
-    ["the annotations removed", { annotations: undefined }, { patch: ["annotations"] }],
+    ["new annotations (refused: no call changes them)", { annotations: { ref: "dev" } }, { refused: ["annotations"] }],
+    ["the annotations removed (recorded: the branch keeps them)", { annotations: undefined }, { refused: [] }],
+    ["annotations not known yet (preview)", { annotations: { ref: UNKNOWN } }, { refused: [] }],
     ["new reset triggers", { resetTriggers: ["v2"] }, { reset: true, patch: [] }],
     ["the reset triggers removed (recorded, no reset)", { resetTriggers: undefined }, { reset: false, patch: [] }],
     ["a first reset trigger (recorded, no reset)", { resetTriggers: ["v1"], _from: "none" }, { reset: false }],
@@ -56,7 +63,7 @@ describe("planBranchChange: the diff table", () => {
     const old = _from === "none" ? { ...olds, resetTriggers: undefined } : olds;
     const plan = planBranchChange(old, { ...same, ...rest });
     expect(plan.changes).toBe(true);
-    expect(plan).toMatchObject({ replaces: [], patch: [], reset: false, ...expected });
+    expect(plan).toMatchObject({ replaces: [], patch: [], refused: [], reset: false, ...expected });
   });
 
   it("compares the parent with what the branch was made from: the default it was given, not the record", () => {
@@ -121,6 +128,7 @@ describe("planBranchChange: protected removed from the program", () => {
       changes: true,
       replaces: [],
       patch: ["protected"],
+      refused: [],
       reset: false,
     });
   });
@@ -130,6 +138,7 @@ describe("planBranchChange: protected removed from the program", () => {
       changes: true,
       replaces: [],
       patch: [],
+      refused: [],
       reset: false,
     });
     expect(planBranchChange(outside, same).changes).toBe(false); // never declared: nothing to record
@@ -170,13 +179,6 @@ describe("changeWarnings", () => {
         "parent's: a Role or Database this stack made on the branch (not inherited) is gone after the reset, and a " +
         "role's password is the parent's again; run pulumi up --refresh after this up to make them again.",
     ]);
-  });
-
-  it("a change of annotations says Neon documents no way to change them, before the update can fail", () => {
-    const news = { ...same, annotations: { pr: "43" } };
-    const [warning] = changeWarnings(ID, olds, news, planBranchChange(olds, news));
-    expect(warning).toContain(`Branch "dev" (${ID}): its annotations change. Neon documents no way`);
-    expect(warning).toContain("a new value of the resource option replacementTrigger");
   });
 
   it("adoptId removed from the project's default branch: says Neon never deletes it, and to keep adoptId", () => {

@@ -5,8 +5,9 @@
  * New inputs are compared with the old outputs: what the branch was made from with `origin` (mapping.ts: a reset moves
  * the record's point, which is no change of the program), the rest with the service's record. A property the program
  * leaves out never diffs (the parent it defaulted to was recorded at creation); one it removes diffs only where the
- * removal means something (`expiresAt`: no expiry; `annotations`: none; `protected`: unprotected, as Pulumi's
- * `protect`, which `protected: true` brought, goes with the line; `resetTriggers`, `adoptId`: recorded).
+ * removal means something (`expiresAt`: no expiry; `protected`: unprotected, as Pulumi's `protect`, which
+ * `protected: true` brought, goes with the line; `resetTriggers`, `adoptId`: recorded; `annotations`: recorded, the
+ * branch keeps them: annotations.ts).
  */
 import { declaredIn } from "../shared/declared";
 import { isUnknown } from "../shared/unknown";
@@ -15,8 +16,11 @@ import { sameInstant, sameLsn } from "./time";
 
 type Props = Record<string, unknown>;
 
-/** replace: a new branch; patch: one PATCH; reset: the restore API from the parent; record: state only. */
-export type BranchEffect = "replace" | "patch" | "reset" | "record";
+/**
+ * replace: a new branch; patch: one PATCH; reset: the restore API from the parent; record: state only; refuse: no
+ * documented call makes the change, so it is refused at preview (annotations.ts).
+ */
+export type BranchEffect = "replace" | "patch" | "reset" | "record" | "refuse";
 
 export interface BranchDiffRule {
   effect: BranchEffect;
@@ -38,8 +42,8 @@ export const BRANCH_DIFF_RULES: Record<string, BranchDiffRule> = {
   protected: { effect: "patch", because: "PATCH branch.protected" },
   expiresAt: { effect: "patch", because: "PATCH branch.expires_at (null removes it)" },
   annotations: {
-    effect: "patch",
-    because: "no documented update: sent as annotation_value beside the PATCH, then read back",
+    effect: "refuse",
+    because: "set only by the create (annotation_value); BranchUpdateRequest has none: refused at preview",
   },
   resetTriggers: { effect: "reset", because: "POST …/restore from the parent, at its head" },
   adoptId: { effect: "record", because: "acts only at creation" },
@@ -47,7 +51,7 @@ export const BRANCH_DIFF_RULES: Record<string, BranchDiffRule> = {
 };
 
 /** Properties whose removal from the program is a change (see the module's doc). */
-const REMOVAL_CHANGES = ["expiresAt", "annotations", "protected", "resetTriggers", "adoptId"];
+const REMOVAL_CHANGES = ["expiresAt", "protected", "resetTriggers", "adoptId"];
 
 /**
  * Of those, the ones whose removal acts only where the program had declared them (`declared` in the state). A
@@ -59,20 +63,23 @@ const DECLARED_REMOVALS = ["expiresAt", "annotations", "protected"];
 export interface BranchPlan {
   changes: boolean;
   replaces: string[];
-  /** Properties sent in the PATCH (annotations as `annotation_value`). */
+  /** Properties sent in the PATCH. */
   patch: string[];
+  /** Properties whose (known) change no call can make: Diff refuses them (annotations.ts). */
+  refused: string[];
   /** True when resetTriggers changed from one value to another: the branch is reset from its parent. */
   reset: boolean;
 }
 
 /** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the branch. */
 export function planBranchChange(olds: Props, news: Props): BranchPlan {
-  const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => differs(property, olds, news));
+  const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => inputChanged(property, olds, news));
   const where = (effect: BranchEffect) => changed.filter((p) => BRANCH_DIFF_RULES[p].effect === effect);
   return {
     changes: changed.length > 0 || declarationsChanged(olds, news),
     replaces: where("replace"),
     patch: where("patch"),
+    refused: where("refuse").filter((p) => !isUnknown(news[p])),
     // A first value (none before) is recorded, as a removal is: only a changed value resets (it discards data).
     reset: changed.includes("resetTriggers") && news.resetTriggers !== undefined && olds.resetTriggers !== undefined,
   };
@@ -87,7 +94,12 @@ function declarationsChanged(olds: Props, news: Props): boolean {
   return stableJson(before) !== stableJson(after);
 }
 
-function differs(property: string, olds: Props, news: Props): boolean {
+/**
+ * True when `news` changes `property` from `olds`: the one comparison of each property, used by Diff (old outputs, with
+ * `origin`) and by Check (old inputs), so that both read every accepted spelling of one value (an LSN, an instant) as
+ * that value, and a property the program leaves out alike.
+ */
+export function inputChanged(property: string, olds: Props, news: Props): boolean {
   const wanted = news[property];
   if (wanted === undefined) return removed(property, olds);
   if (isUnknown(wanted)) return true;
@@ -103,8 +115,7 @@ function removed(property: string, olds: Props): boolean {
   if (property === "resetTriggers" || property === "adoptId") return olds[property] !== undefined;
   const declared = declaredIn(olds) ?? [];
   if (!DECLARED_REMOVALS.includes(property) || !declared.includes(property)) return false;
-  if (property === "protected") return olds.protected === true;
-  return property === "expiresAt" ? olds.expiresAt !== undefined : stableJson(olds.annotations ?? {}) !== "{}";
+  return property === "protected" ? olds.protected === true : olds.expiresAt !== undefined;
 }
 
 function sameValue(property: string, actual: unknown, wanted: unknown): boolean {
@@ -143,7 +154,6 @@ export function changeWarnings(id: string, olds: Props, news: Props, plan: Branc
   const warnings: string[] = [];
   if (protectedOutsideProgram(olds, news)) warnings.push(unguardedWarning(label));
   if (lettingGoOfDefault(olds, news)) warnings.push(defaultBranchWarning(label, String(olds.adoptId)));
-  if (plan.patch.includes("annotations")) warnings.push(annotationsWarning(label));
   if (plan.reset) warnings.push(resetWarning(label, olds));
   return warnings;
 }
@@ -155,16 +165,17 @@ export function protectedOutsideProgram(olds: Props, news: Props): boolean {
 }
 
 /**
- * A branch protected outside the program: Pulumi's `protect` comes only with `protected: true` in the program, so a
- * destroy would delete what depends on the branch before Neon refuses to delete the branch itself. Said at each
+ * A branch protected outside the program: Pulumi's `protect` comes only with `protected: true` in the program, so
+ * removing it from the program would delete what depends on the branch before Neon refuses to delete the branch
+ * itself (a destroy stops at what is on it: shared/protected-branch.ts). Said at each
  * preview while it holds, with the two ways to end it.
  */
 export function unguardedWarning(label: string): string {
   return (
     `${label} is protected on Neon (set outside this program), and the program does not say protected: true, so the ` +
-    `resource has no Pulumi protect: pulumi destroy, or removing it from the program, would delete the computes, ` +
-    `roles and databases on it first, then fail at the branch. Write protected: true (it brings Pulumi's protect) ` +
-    `to keep it, or protected: false to unprotect it.`
+    `resource has no Pulumi protect: removing it from the program would delete the computes, roles and databases on ` +
+    `it first, then fail at the branch (pulumi destroy stops at them: they are not deleted). Write protected: true ` +
+    `(it brings Pulumi's protect) to keep it, or protected: false to unprotect it.`
   );
 }
 
@@ -199,17 +210,5 @@ function resetWarning(label: string, olds: Props): string {
     `its computes drop (a running compute restarts). Its roles and databases become its parent's: a Role or Database ` +
     `this stack made on the branch (not inherited) is gone after the reset, and a role's password is the parent's ` +
     `again; run pulumi up --refresh after this up to make them again.`
-  );
-}
-
-/**
- * Neon documents no way to change a branch's annotations after its creation (OpenAPI BranchUpdateRequest has none;
- * update.ts sends them beside the PATCH and reads the branch back): said in the preview, before the update can fail.
- */
-function annotationsWarning(label: string): string {
-  return (
-    `${label}: its annotations change. Neon documents no way to change a branch's annotations after it is created: ` +
-    `the update sends them and reads the branch back, and fails, saying so, if the service did not apply them. To ` +
-    `change them for sure, replace the branch (a new value of the resource option replacementTrigger).`
   );
 }

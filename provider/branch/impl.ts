@@ -10,6 +10,7 @@ import { assertProjectReachable } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
+import { annotationsChangeError } from "./annotations";
 import { checkBranchInputs, checkReplaceProtected, checkResetProtected } from "./check";
 import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
@@ -56,13 +57,17 @@ export function withDefaultName(olds: Props, news: Props): Props {
   return { ...news, name: news.resourceName };
 }
 
-/** Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses. */
+/**
+ * Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses;
+ * refuses what no call can do (a protected branch replaced, annotations changed: annotations.ts).
+ */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planBranchChange(olds, news);
   noteSeen(id, olds);
   if (plan.replaces.length > 0 && olds.protected === true) {
     throw new Error(protectedReplacement(labelOf(id, olds), id, `${plan.replaces.join(", ")} changed`));
   }
+  if (plan.replaces.length === 0 && plan.refused.length > 0) throw annotationsChangeError(id, olds, news);
   if (checked.has(stableJson(news))) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
 }

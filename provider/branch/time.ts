@@ -32,18 +32,38 @@ export function hasFraction(value: string): boolean {
   return DATE_TIME.exec(value)?.[7] !== undefined;
 }
 
+/**
+ * The instant a timestamp names, as text that every spelling of it shares (another zone, `t`, `z`, trailing zeros):
+ * whole seconds since the epoch, then the fraction's digits without trailing zeros, to the digit (epoch ms would take
+ * two microseconds apart for one instant). Undefined when it is no timestamp.
+ */
+function instantKey(value: unknown): string | undefined {
+  if (instantOf(value) === undefined) return undefined;
+  const text = value as string;
+  const fraction = (DATE_TIME.exec(text)?.[7] ?? "").slice(1).replace(/0+$/, "");
+  return `${Date.parse(text.replace(/\.\d+/, "")) / 1000}.${fraction}`;
+}
+
 /** True when both name the same instant (both timestamps), or are equal otherwise. */
 export function sameInstant(a: unknown, b: unknown): boolean {
-  const [x, y] = [instantOf(a), instantOf(b)];
+  const [x, y] = [instantKey(a), instantKey(b)];
   return x !== undefined && y !== undefined ? x === y : a === b;
 }
 
 /** A Postgres LSN as the API shows it: two hex numbers of up to 8 digits, `0/1DE2850`. */
 export const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
-/** True when both are the same LSN (hex digits in either case), or are equal otherwise. */
+/** The two numbers an LSN names, or undefined when it is none. */
+function lsnOf(value: unknown): [number, number] | undefined {
+  if (typeof value !== "string" || !LSN.test(value)) return undefined;
+  const [high, low] = value.split("/").map((hex) => parseInt(hex, 16));
+  return [high, low];
+}
+
+/** True when both are the same LSN (hex digits in either case, leading zeros or none), or are equal otherwise. */
 export function sameLsn(a: unknown, b: unknown): boolean {
-  return typeof a === "string" && typeof b === "string" ? a.toUpperCase() === b.toUpperCase() : a === b;
+  const [x, y] = [lsnOf(a), lsnOf(b)];
+  return x !== undefined && y !== undefined ? x[0] === y[0] && x[1] === y[1] : a === b;
 }
 
 /** How a span of time is said in a message: "3 minutes", "2 hours", "5 days". */

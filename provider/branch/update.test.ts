@@ -1,16 +1,12 @@
 /**
- * Annotations after creation (annotations.ts): Neon documents no way to change them, so the update sends
- * `annotation_value` beside the PATCH and reads the branch back. The emulator ignores the field (it models only what
- * is documented); here a scripted service over real HTTP plays the three answers a real service may give: it
- * applies them, ignores them, or refuses them.
+ * Annotations after creation (annotations.ts): no call changes them, so an update never sends them, whatever a
+ * service would do with an `annotation_value` beside the PATCH (apply, ignore or refuse it: unknown). A scripted
+ * service over real HTTP records every request, and would apply one, so that a sent one would show.
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
-import { ResourceInitError } from "../shared/errors";
 import { configure } from "../shared/runtime";
 import { updateBranch } from "./update";
-
-type Behaviour = "applies" | "ignores" | "refuses";
 
 const ID = "br-odd-sun-12345678";
 const PROJECT = "spring-example-302709";
@@ -36,7 +32,6 @@ const record = {
 };
 
 let server: http.Server;
-let behaviour: Behaviour;
 let branch: Record<string, unknown>;
 let annotation: Record<string, string>;
 let patches: Record<string, unknown>[];
@@ -54,9 +49,7 @@ beforeAll(async () => {
         return reply(200, { branch, annotation: { object: { type: "console/branch", id: ID }, value: annotation } });
       const body = JSON.parse(text) as { branch: Record<string, unknown>; annotation_value?: Record<string, string> };
       patches.push(body);
-      if (body.annotation_value !== undefined && behaviour === "refuses")
-        return reply(400, { code: "", message: "annotation_value: unknown field", request_id: "r" });
-      if (body.annotation_value !== undefined && behaviour === "applies") annotation = body.annotation_value;
+      if (body.annotation_value !== undefined) annotation = body.annotation_value;
       branch = { ...branch, ...body.branch };
       return reply(200, { branch, operations: [] });
     });
@@ -89,58 +82,35 @@ const olds = {
   origin: { parentId: "br-main-00000001" },
 };
 
-async function failureOf(promise: Promise<unknown>): Promise<ResourceInitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ResourceInitError);
-  return error as ResourceInitError;
-}
-
 describe("an update of a branch's annotations", () => {
-  it("a service that applies them: one PATCH carrying annotation_value beside branch, then read back", async () => {
-    behaviour = "applies";
-    const outputs = await updateBranch(ID, olds, { ...olds, annotations: { ref: "dev" } });
-    expect(patches).toEqual([{ branch: {}, annotation_value: { ref: "dev" } }]);
-    expect(outputs.annotations).toEqual({ ref: "dev" });
-  });
-
-  it("a service that ignores them: the update fails saying so and to replace, recording what the service has", async () => {
-    behaviour = "ignores";
-    const error = await failureOf(updateBranch(ID, olds, { ...olds, name: "dev-2", annotations: { ref: "dev" } }));
-    expect(patches).toEqual([{ branch: { name: "dev-2" }, annotation_value: { ref: "dev" } }]);
-    expect(error.message).toContain(`Branch "dev" (${ID}): the service did not apply the new annotations`);
-    expect(error.message).toContain("The other changes of this update were applied");
-    expect(error.message).toContain("pulumi up --replace <its URN>");
-    expect(error.message).not.toContain("ref"); // names no annotation
-    expect(error.id).toBe(ID);
-    expect(error.properties).toMatchObject({ name: "dev-2", annotations: { ref: "main" } });
-  });
-
-  it("a service that refuses them: the other fields are sent again alone, and the refusal is said", async () => {
-    behaviour = "refuses";
-    const error = await failureOf(updateBranch(ID, olds, { ...olds, name: "dev-2", annotations: { ref: "dev" } }));
-    expect(patches).toEqual([
-      { branch: { name: "dev-2" }, annotation_value: { ref: "dev" } },
-      { branch: { name: "dev-2" } },
-    ]);
-    expect(error.message).toContain(
-      "the service refused the new annotations (HTTP 400: annotation_value: unknown field",
+  it("a change is refused before anything is sent, naming the keys and not the values, and the way out", async () => {
+    const failed = updateBranch(ID, olds, { ...olds, name: "dev-2", annotations: { ref: "dev", pr: "42" } });
+    const error = await failed.then(
+      () => new Error("resolved"),
+      (e: Error) => e,
     );
-    expect(error.properties).toMatchObject({ name: "dev-2", annotations: { ref: "main" } });
+    expect(error.message).toBe(
+      `Branch "dev" (${ID}): annotations: cannot change on an existing branch: Neon sets a branch's annotations only ` +
+        `when it creates it (no documented call updates them), and this change would add "pr" (a string of 2 ` +
+        `characters), set "ref" from a string of 4 characters to a string of 3 characters (values not shown: they ` +
+        `may be secrets). Set annotations back to what they were, or recreate the branch with a new value of the ` +
+        `resource option replacementTrigger (a new branch from its parent's data: this branch's own changes are ` +
+        `deleted with it). See docs/resources.md#branch (Annotations after creation)`,
+    );
+    expect(patches).toEqual([]);
+    expect(annotation).toEqual({ ref: "main" });
   });
 
-  it("a refusal of annotations alone sends nothing more", async () => {
-    behaviour = "refuses";
-    const error = await failureOf(updateBranch(ID, olds, { ...olds, annotations: {} }));
-    expect(patches).toHaveLength(1);
-    expect(error.properties.annotations).toEqual({ ref: "main" });
+  it("removed from the program: recorded, nothing sent, the outputs keep the branch's", async () => {
+    const outputs = await updateBranch(ID, olds, { ...olds, annotations: undefined });
+    expect(patches).toEqual([]);
+    expect(outputs.annotations).toEqual({ ref: "main" });
+    expect(outputs.declared).not.toContain("annotations");
   });
 
-  it("an update without annotations sends no annotation_value", async () => {
-    behaviour = "refuses";
-    await updateBranch(ID, olds, { ...olds, name: "dev-3" });
+  it("an update of other fields sends no annotation_value", async () => {
+    const outputs = await updateBranch(ID, olds, { ...olds, name: "dev-3" });
     expect(patches).toEqual([{ branch: { name: "dev-3" } }]);
+    expect(outputs).toMatchObject({ name: "dev-3", annotations: { ref: "main" } });
   });
 });

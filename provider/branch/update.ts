@@ -1,6 +1,6 @@
 /**
- * Updating a branch in place: one PATCH of what changed (`annotation_value` beside it when the annotations changed:
- * annotations.ts), then, for a new `resetTriggers` value, one restore from the parent at its head (Neon's "reset from
+ * Updating a branch in place: one PATCH of what changed (never annotations: no call changes them, annotations.ts),
+ * then, for a new `resetTriggers` value, one restore from the parent at its head (Neon's "reset from
  * parent": OpenAPI `restoreProjectBranch` with `source_branch_id` the parent and no point in time; neonctl's
  * `branches reset --parent` sends the same).
  *
@@ -15,7 +15,7 @@
 import type { Branch } from "../../sdk";
 import { ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { annotationsApplied, notAppliedError, refusedForAnnotations } from "./annotations";
+import { annotationsChangeError } from "./annotations";
 import { labelOf, planBranchChange } from "./diff";
 import { Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./mapping";
 import { instantOf, sameInstant } from "./time";
@@ -25,53 +25,22 @@ type Props = Record<string, unknown>;
 /** Applies `news` to the branch whose outputs are `olds`; returns the new outputs. */
 export async function updateBranch(id: string, olds: Props, news: Props): Promise<Props> {
   const plan = planBranchChange(olds, news);
-  // Only the provider's records changed (a removed adoptId or resetTriggers): nothing to send.
+  if (plan.refused.length > 0) throw annotationsChangeError(id, olds, news); // Diff refuses it first: nothing sent
+  // Only the provider's records changed (a removed adoptId or resetTriggers, annotations): nothing to send.
   if (plan.patch.length === 0 && !plan.reset) return recordedOutputs(olds, news);
   const projectId = String(olds.projectId);
-  const withAnnotations = plan.patch.includes("annotations");
-  const fields = plan.patch.filter((p) => p !== "annotations");
   let branch: Branch | undefined;
-  let refusal: unknown;
-  if (plan.patch.length > 0) ({ branch, refusal } = await patchBranch(projectId, id, news, fields, withAnnotations));
-  if (plan.reset) branch = await keepExpiry(projectId, id, news, await resetFromParent(projectId, id, olds, branch));
-  let annotation = olds.annotations as Record<string, string> | undefined;
-  if (withAnnotations) {
-    const read = await client().branches.get(projectId, id);
-    [branch, annotation] = [read.branch, read.annotation?.value ?? {}];
+  if (plan.patch.length > 0) {
+    branch = (await client().branches.update(projectId, id, { branch: toPatchFields(news, plan.patch) })).branch;
   }
+  if (plan.reset) branch = await keepExpiry(projectId, id, news, await resetFromParent(projectId, id, olds, branch));
   branch ??= (await client().branches.get(projectId, id)).branch;
-  const outputs = outputsWith(branch, annotation, news, originIn(olds, branch));
-  if (!withAnnotations || (refusal === undefined && annotationsApplied(annotation, news.annotations))) return outputs;
-  const error = notAppliedError(id, { ...olds, ...news }, "update", refusal);
-  throw recordedAs(id, outputs, news, error);
+  return outputsWith(branch, olds.annotations as Record<string, string> | undefined, news, originIn(olds, branch));
 }
 
 /** What the branch was made from, as recorded (a state without it: the record's own account). */
 export function originIn(olds: Props, branch: Branch): Origin {
   return (olds.origin as Origin | undefined) ?? originOfRecord(branch);
-}
-
-/**
- * One PATCH of `fields` (and `annotation_value` when asked). A refusal of the annotations sends the other fields
- * again without them (they were not applied either: a refused request changes nothing), and is handed back.
- */
-async function patchBranch(
-  projectId: string,
-  id: string,
-  news: Props,
-  fields: string[],
-  withAnnotations: boolean,
-): Promise<{ branch?: Branch; refusal?: unknown }> {
-  const branch = toPatchFields(news, fields);
-  const body = withAnnotations ? { branch, annotation_value: news.annotations ?? {} } : { branch };
-  try {
-    // the SDK sends a whole request as it is: annotation_value is no field of its BranchUpdateRequest (annotations.ts)
-    return { branch: (await client().branches.update(projectId, id, body as { branch: Props })).branch };
-  } catch (error) {
-    if (!withAnnotations || !refusedForAnnotations(error)) throw error;
-    if (fields.length === 0) return { refusal: error };
-    return { branch: (await client().branches.update(projectId, id, { branch })).branch, refusal: error };
-  }
 }
 
 /** Resets the branch from its parent at its head; refuses first where Neon would (see the module's doc). */

@@ -16,6 +16,7 @@ import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -129,6 +130,7 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
     warn(kept);
     return;
   }
+  await refuseDeleteOnProtectedBranch(`compute ${id}`, props);
   const projectId = String(props.projectId);
   try {
     let found = true;

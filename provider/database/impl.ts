@@ -14,6 +14,7 @@ import { addressOf } from "../shared/branch-objects";
 import { resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -80,6 +81,7 @@ export const update = withHints(
 export const deleteDatabase = withHints(inState, async (id: string, props: Props): Promise<void> => {
   const address = addressOf(props);
   let name = String(props.name);
+  await refuseDeleteOnProtectedBranch(`database ${name}`, props);
   for (let lookedUp = false; ; lookedUp = true) {
     let deleted = true;
     await resendWhileUnknown(

@@ -15,6 +15,7 @@ import { updateRole } from "./update";
 import { errorKind, found, resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { warn } from "../shared/diagnostics";
@@ -112,6 +113,7 @@ export const update = withHints(
 export const deleteRole = withHints(inState, async (id: string, props: Props): Promise<void> => {
   const address = roleAddressOf(props, id);
   const { projectId, branchId, name } = address;
+  await refuseDeleteOnProtectedBranch(`role ${name}`, props);
   try {
     let deleted = true;
     await resendWhileUnknown(

@@ -6,9 +6,10 @@
  * the provider cannot tell from a first create (refused, nothing created); a delete refusal (a child
  * branch made outside Pulumi: no DELETE of the branch, the message names the child); and the destroy. Then a
  * protected branch: `protected: true` brings Pulumi's `protect`, so the destroy fails in its preview, naming the
- * branch, and sends nothing (the compute on it stays).
+ * branch, and sends nothing (the compute on it stays); `destroy --exclude-protected` keeps its compute, role and
+ * database (the provider refuses their deletes), until the program unprotects it.
  */
-import { Branch, BranchArgs, Compute } from "../../provider";
+import { Branch, BranchArgs, Compute, Database, Role } from "../../provider";
 import { CliStack } from "../../testing/cli-stack";
 import { cliWorld, CliWorld, expectNoChange, ok, ops, outputsOf, writes } from "./cli-world";
 
@@ -151,6 +152,52 @@ describe("Branch through the real CLI", () => {
       await stack.destroy({ skipPreview: true }).catch(() => undefined);
       await stack.dispose();
       console.log(`a protected Branch through the real CLI: ${Date.now() - started} ms`);
+    }
+  });
+
+  // Issue 23, item 14: --exclude-protected leaves out the branch and what it depends on, not what depends on it
+  // (pulumi/pulumi destroy.go getProtectedExcludes): the database and role on it were deleted, then Neon refused the
+  // compute, and the branch survived without its data.
+  it("destroy --exclude-protected keeps a protected branch whole: its compute, role and database stay, and the destroy says why", async () => {
+    const declared: { args: Partial<BranchArgs> } = { args: { protected: true } };
+    const stack: CliStack = world.stack(() => {
+      const projectId = world.projectId;
+      const branch = new Branch("cli-keep", { projectId, ...declared.args });
+      const db = new Compute("cli-keep-db", { projectId, branchId: branch.branchId });
+      const role = new Role("cli-keep-role", { projectId, branchId: branch.branchId, name: "keeper" });
+      new Database("cli-keep-data", { projectId, branchId: branch.branchId, name: "kept", ownerName: role.name });
+      return { branch: branch.branchId, compute: db.id };
+    });
+    const onBranch = async (branch: string) => ({
+      computes: (await world.api.endpoints.list(world.projectId)).filter((e) => e.branch_id === branch).length,
+      roles: (await world.api.roles.list(world.projectId, branch)).map((r) => r.name).filter((n) => n === "keeper"),
+      databases: (await world.api.databases.list(world.projectId, branch))
+        .map((d) => d.name)
+        .filter((n) => n === "kept"),
+    });
+    try {
+      ok(await stack.up({ skipPreview: true }));
+      const { branch } = (await outputsOf(stack)) as Record<string, string>;
+      const whole = { computes: 1, roles: ["keeper"], databases: ["kept"] };
+      expect(await onBranch(branch)).toEqual(whole);
+
+      const excluded = await stack.destroy({ excludeProtected: true });
+      const message = oneLine(excluded.error?.message);
+      expect(message).toContain(`database kept was not deleted: its branch ${branch} is protected on Neon`);
+      expect(message).toContain(`unprotect branch ${branch} first (protected: false in the program, then pulumi up)`);
+      expect(writes(excluded)).toEqual([]);
+      expect(await onBranch(branch)).toEqual(whole);
+
+      // Unprotected in the program first: the same destroy deletes what is on the branch, and keeps nothing back.
+      declared.args = { protected: false };
+      ok(await stack.up({ skipPreview: true }));
+      ok(await stack.destroy({ excludeProtected: true }));
+      expect((await world.api.branches.list(world.projectId)).map((b) => b.id)).not.toContain(branch);
+    } finally {
+      declared.args = { protected: false };
+      await stack.up({ skipPreview: true }).catch(() => undefined);
+      await stack.destroy({ skipPreview: true }).catch(() => undefined);
+      await stack.dispose();
     }
   });
 });

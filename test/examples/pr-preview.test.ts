@@ -2,7 +2,8 @@
  * examples/pr-preview end to end, through the local engine against the emulator, as its pipeline runs it: a stack per
  * pull request (`pr-<number>`). Two pull requests open at once (their `up`s run together, in one project), each gets
  * a branch named after its stack with a compute and a database, and secret connection strings that reach them; a
- * second `up` is a no-op; a push that moves `expiresAt` is one PATCH of the branch; then one pull request closes
+ * second `up` is a no-op; a push that moves `expiresAt` (and changes the pull request's URL, which the branch's annotations
+ * keep as they were made) is one PATCH of the branch; then one pull request closes
  * (`destroy`), which leaves exactly the other's branch, compute and database.
  */
 import * as fs from "fs";
@@ -89,7 +90,9 @@ it("two pull requests at once, then one closed, leave exactly the other's branch
   expect(writes(again)).toEqual([]);
   expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
 
-  pr1.setConfig({ expiresAt: daysAhead(8) }); // a later push moves the expiry
+  // A later push moves the expiry; the pull request's URL changed too (the repository renamed, say): the branch keeps
+  // the annotations it was created with (ignoreChanges: Neon sets them only at creation), so nothing fails.
+  pr1.setConfig({ expiresAt: daysAhead(8), prUrl: "https://github.com/acme/renamed/pull/1" });
   // The preview reviewers see: the branch updated in place, nothing else (its id stays known in the preview of its
   // update, so the compute and the database on it show no change).
   const pushPreview = ok(await pr1.preview());

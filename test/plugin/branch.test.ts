@@ -149,24 +149,6 @@ describe("updating a branch: one PATCH each, then nothing", () => {
     await expectNoChange(subject.stack);
   });
 
-  it("new annotations: the service does not apply them; the update says so and to replace, and records its value", async () => {
-    subject.declared.args = { parentId: world.branches.dev, name: "upd-renamed", annotations: { env: "test" } };
-    const up = await subject.stack.up();
-    expect(writes(up)).toEqual([`PATCH ${branchesPath()}/${subject.id()}`]);
-    expect(up.error?.message).toContain(
-      `Branch "upd" (${subject.id()}): the service did not apply the new annotations`,
-    );
-    expect(up.error?.message).toContain("pulumi up --replace <its URN>");
-    const held = subject.stack.state.resources.find((r) => r.urn.endsWith("::upd"));
-    expect(held?.outputs.annotations).toEqual({});
-    // Honest: the next preview asks again.
-    expect(branchOps(ok(await subject.stack.preview()))).toEqual(["update upd"]);
-    // Setting them back: the engine updates a resource whose last step failed (its init errors); nothing is sent.
-    subject.declared.args = { parentId: world.branches.dev, name: "upd-renamed" };
-    expect(writes(ok(await subject.stack.up()))).toEqual([]);
-    await expectNoChange(subject.stack);
-  });
-
   it("a new resetTriggers value: the preview warns, and the update is one restore from the parent", async () => {
     subject.declared.args = { parentId: world.branches.dev, name: "upd-renamed", resetTriggers: ["v1"] };
     const first = ok(await subject.stack.up());
