@@ -12,50 +12,11 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { packRepository, REPO_ROOT } from "./pack";
+import { sectionSteps } from "./markdown-steps";
+import { packRepository, REPO_ROOT, userEnv } from "./pack";
 
 const PAGE = path.join(REPO_ROOT, "docs", "testing.md");
 const SECTION = "## In an empty directory";
-
-interface Step {
-  /** A file to write (its name), or undefined for commands. */
-  file?: string;
-  lang: string;
-  body: string;
-}
-
-/** The section's fenced blocks in order: a block whose preceding line ends with "`name`:" is that file's content. */
-function steps(markdown: string): Step[] {
-  const start = markdown.indexOf(SECTION);
-  if (start < 0) throw new Error(`docs/testing.md has no section "${SECTION}"`);
-  const rest = markdown.slice(start + SECTION.length);
-  const section = rest.slice(0, rest.search(/^## /m) >= 0 ? rest.search(/^## /m) : undefined);
-  const found: Step[] = [];
-  const pattern = /^```(\w*)\n([\s\S]*?)^```/gm;
-  for (let match = pattern.exec(section); match; match = pattern.exec(section)) {
-    const before = section.slice(0, match.index).trimEnd().split("\n").at(-1) ?? "";
-    const file = /`([^`/]+)`:\**$/.exec(before)?.[1];
-    found.push({ file, lang: match[1], body: match[2] });
-  }
-  return found;
-}
-
-/** The environment of a user's shell: none of npm's script variables or this suite's Neon and Pulumi settings. */
-function userEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_|NEON_|PULUMI_)/i.test(key)) env[key] = value;
-  }
-  return {
-    ...env,
-    // Cache and network policy only: the packages and their versions are the page's.
-    npm_config_prefer_offline: "true",
-    npm_config_fetch_retries: "5",
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-  };
-}
 
 let work: string;
 let project: string;
@@ -75,7 +36,7 @@ afterAll(() => {
 
 describe("docs/testing.md, In an empty directory, as written", () => {
   const page = fs.readFileSync(PAGE, "utf8");
-  const all = steps(page);
+  const all = sectionSteps(page, SECTION);
 
   it("names the tarball npm pack makes, the files it writes and the commands it runs", () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
