@@ -11,8 +11,9 @@ import { cannotLogIn, RoleAddress, roleAddressOf, toOutputs } from "./mapping";
 import { explainDeleteRefused, roleGone } from "./refusal";
 import { updateRole } from "./update";
 
-import { errorKind, found, resendWhileUnknown } from "../shared/errors";
+import { errorKind, resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
+import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
 import { assertProjectReachable, MissingObject } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
@@ -64,6 +65,12 @@ const roleNamed = (address: RoleAddress): MissingObject => ({
   label: `role ${address.name} of branch ${address.branchId}`,
 });
 
+/** The role as its state records it, for the identity check before a write (shared/identity.ts): no id, its creation time. */
+function roleTarget(id: string, props: Props): Target<"role"> {
+  const { projectId, branchId, name } = roleAddressOf(props, id);
+  return { kind: "role", label: `Role ${name}`, address: { projectId, branchId }, name, recorded: recordedIn(props) };
+}
+
 export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> =>
   createRole(inputs),
 );
@@ -75,11 +82,8 @@ export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.
  */
 export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   const address = roleAddressOf(props, id);
-  const role = await found(() => client().roles.get(address.projectId, address.branchId, address.name));
-  if (role === undefined) {
-    await assertProjectReachable(address.projectId, roleNamed(address));
-    return { id: "", props: {} };
-  }
+  const role = await readOurs(roleTarget(id, props));
+  if (role === undefined) return { id: "", props: {} };
   const carried = { ...props, projectId: address.projectId };
   const outs = toOutputs(role, carried, undefined);
   const password = typeof props.password === "string" ? props.password : await revealIfAny(address, outs);
@@ -100,6 +104,7 @@ async function revealIfAny(address: RoleAddress, outs: Props): Promise<string | 
 export const update = withHints(
   inState,
   async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    if (planRoleChange(olds, news).reset) await nameToWrite(roleTarget(id, olds), "change");
     try {
       return { outs: await updateRole(id, olds, news) };
     } catch (error) {
@@ -118,6 +123,7 @@ export const update = withHints(
 export const deleteRole = withHints(inState, async (id: string, props: Props): Promise<void> => {
   const address = roleAddressOf(props, id);
   const { projectId, branchId, name } = address;
+  if ((await nameToWrite(roleTarget(id, props), "delete")) === undefined) return;
   try {
     let deleted = true;
     await resendWhileUnknown(
