@@ -7,14 +7,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { checkDatabaseInputs } from "./check";
 import { createDatabase } from "./create";
 import { planDatabaseChange } from "./diff";
-import { locate } from "./locate";
-import { inputsOf, toOutputs } from "./mapping";
+import { databaseTarget, inputsOf, toOutputs } from "./mapping";
 import { updateDatabase } from "./update";
 import { addressOf } from "../shared/branch-objects";
 import { resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
-import { assertProjectReachable, MissingObject } from "../shared/reachable";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
+import { nameToWrite, readOurs } from "../shared/identity";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -41,29 +40,19 @@ const inState = (_id: string, props: Props, ..._news: unknown[]): Situation => (
   ...addressOf(props),
 });
 
-/** How a 404's message names a database (shared/reachable.ts). */
-const databaseNamed = (id: string, props: Props): MissingObject => ({
-  kind: "database",
-  label: `database ${String(props.name)} (id ${id}) of branch ${String(props.branchId)}`,
-});
-
 export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> =>
   createDatabase(inputs),
 );
 
 /**
- * Refresh: the database as it is now, found by its id in its branch (a rename outside Pulumi is recorded in the
- * inputs: the next `up` renames it back); one deleted outside Pulumi, or whose branch was deleted, leaves the state
- * (once its project answers).
+ * Refresh: the database as it is now, found by its id in its branch (shared/identity.ts; a rename outside Pulumi is
+ * recorded in the inputs: the next `up` renames it back); one deleted outside Pulumi, or whose branch was deleted,
+ * leaves the state (once its project answers).
  */
 export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
-  const address = addressOf(props);
-  const database = await locate(address, id);
-  if (database === "gone") {
-    await assertProjectReachable(address.projectId, databaseNamed(id, props));
-    return { id: "", props: {} };
-  }
-  const outs = toOutputs(database, address.projectId);
+  const database = await readOurs(databaseTarget(id, props));
+  if (database === undefined) return { id: "", props: {} };
+  const outs = toOutputs(database, String(props.projectId));
   return { id, props: outs, inputs: inputsOf(outs) };
 });
 
@@ -75,23 +64,14 @@ export const update = withHints(
 );
 
 /**
- * Deletes and waits; a database already gone is fine (once its project answers). The state's name addresses it; one
- * renamed outside Pulumi answers "not there" under that name, so the branch is read for its id before concluding.
+ * Deletes and waits; a database already gone is fine (once its project answers). Identity before write
+ * (shared/identity.ts): one renamed outside Pulumi is deleted under its new name, and a database that took the state's
+ * name (a blue/green swap) is never deleted in its place.
  */
 export const deleteDatabase = withHints(inState, async (id: string, props: Props): Promise<void> => {
-  const address = addressOf(props);
-  let name = String(props.name);
-  await refuseDeleteOnProtectedBranch(`database ${name}`, props);
-  for (let lookedUp = false; ; lookedUp = true) {
-    let deleted = true;
-    await resendWhileUnknown(
-      async () =>
-        void (deleted =
-          (await client().databases.delete(address.projectId, address.branchId, name)).database !== undefined),
-    );
-    if (deleted) return;
-    const now = lookedUp ? "gone" : await locate(address, id);
-    if (now === "gone") return assertProjectReachable(address.projectId, databaseNamed(id, props));
-    name = now.name;
-  }
+  const { projectId, branchId } = addressOf(props);
+  await refuseDeleteOnProtectedBranch(`database ${String(props.name)}`, props);
+  const name = await nameToWrite(databaseTarget(id, props), "delete");
+  if (name === undefined) return;
+  await resendWhileUnknown(async () => void (await client().databases.delete(projectId, branchId, name)));
 });

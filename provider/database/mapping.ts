@@ -6,6 +6,8 @@
  * The name the API needs is the one in state (and, if that one is gone, the one the branch lists for the id: locate.ts).
  */
 import type { Database } from "../../sdk";
+import { addressOf } from "../shared/branch-objects";
+import { recordedIn, Target } from "../shared/identity";
 
 type Props = Record<string, unknown>;
 
@@ -34,4 +36,16 @@ export function toPatchBody(news: Props, properties: string[]): { name?: string;
   if (properties.includes("name")) body.name = String(news.name);
   if (properties.includes("ownerName")) body.owner_name = String(news.ownerName);
   return body;
+}
+
+/** The database `id` as its state `props` records it, for the identity check before a write (shared/identity.ts). */
+export function databaseTarget(id: string, props: Props): Target<"database"> {
+  const name = String(props.name);
+  return {
+    kind: "database",
+    label: `Database ${name} (id ${id})`,
+    address: addressOf(props),
+    name,
+    recorded: recordedIn(props, id),
+  };
 }

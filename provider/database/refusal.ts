@@ -3,6 +3,7 @@
  */
 import { BranchAddress } from "../shared/branch-objects";
 
+import { aliasAdvice } from "../shared/aliases";
 import { errorKind, found } from "../shared/errors";
 import { client } from "../shared/runtime";
 
@@ -17,13 +18,14 @@ type Props = Record<string, unknown>;
 export function alreadyOnBranch(address: BranchAddress, name: string, cause?: unknown): Error {
   return new Error(
     `Branch ${address.branchId} of project ${address.projectId} already has a database named ${name}: it was ` +
-      `inherited from the branch's parent (a branch made from a parent has its databases), or made outside this ` +
-      `Database resource. Pulumi does not take over an existing database. Leave it out of the program (it is there, ` +
+      `inherited from the branch's parent (a branch made from a parent has its databases), made outside this ` +
+      `Database resource, or it is this resource's own under its old name or place. ${aliasAdvice("database")} ` +
+      `Otherwise, Pulumi does not take over an existing database. Leave it out of the program (it is there, ` +
       `and connections can use it), or choose another name for a database of your own. If this is a replacement of ` +
       `this resource (pulumi up --replace, a replacementTrigger: Pulumi creates the new database before deleting the ` +
       `old one), give it the option deleteBeforeReplace: true (the old database's data goes with it). If an earlier ` +
       `pulumi up of this program was interrupted while creating it, nothing holds it: delete it (Neon console, or ` +
-      `neonctl databases delete) if it holds nothing you need, and run pulumi up again.`,
+      `neonctl databases delete) if it holds nothing you need, and run pulumi up again (docs/resources.md#database).`,
     cause === undefined ? undefined : { cause },
   );
 }
@@ -50,16 +52,6 @@ export async function explainOwnerMissing(
       `${String(news.name)} (${(error as Error).message})${names}. Declare the role on that branch with a Role ` +
       `resource and pass its name (ownerName: role.name, so that the role is created first), or name a role the ` +
       `branch has.`,
-    { cause: error },
-  );
-}
-
-/** The database of the state is gone (its project answers): a refresh removes it, and the next `up` creates it. */
-export function databaseGone(address: BranchAddress, id: string, name: unknown, error: unknown): Error {
-  return new Error(
-    `Database ${String(name)} (id ${id}) no longer exists on branch ${address.branchId} of project ` +
-      `${address.projectId}: it was deleted outside Pulumi (${(error as Error).message}). Run \`pulumi refresh\` to ` +
-      `remove it from the state, then \`pulumi up\` creates it again, empty (or both at once: \`pulumi up --refresh\`).`,
     { cause: error },
   );
 }

@@ -1,8 +1,10 @@
 /**
- * Updating a database in place: one PATCH of what changed (a new name, a new owner), addressed by the name in state.
+ * Updating a database in place: one PATCH of what changed (a new name, a new owner), addressed by name.
  *
- * - A database renamed outside Pulumi since the last refresh answers 404 under the state's name: it is found by its id
- *   in the branch's list and the PATCH goes to its current name (the program's name wins, as after a refresh).
+ * - Identity before write (shared/identity.ts): the PATCH goes to the name the database has now, after checking that
+ *   the object under the state's name is ours (its id and creation time). Renamed outside Pulumi, even when another
+ *   database took its old name (a blue/green swap): the PATCH goes to its new name (the program's name wins, as after
+ *   a refresh), with a warning; gone: refused, the other database untouched.
  * - A PATCH whose answer was lost (kind `ambiguous`) is settled by reading the database back by id: when it shows the
  *   new name and owner, the update is done; otherwise it is sent again (a few times). Never resent blindly.
  * - A PATCH applied whose operations failed or timed out keeps the database in state as it now is (ResourceInitError).
@@ -10,12 +12,12 @@
 import type { Database } from "../../sdk";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
 import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { nameToWrite } from "../shared/identity";
 import { client } from "../shared/runtime";
 import { planDatabaseChange } from "./diff";
 import { locate } from "./locate";
-import { toOutputs, toPatchBody } from "./mapping";
-import { databaseGone, explainOwnerMissing } from "./refusal";
-import { assertProjectReachable } from "../shared/reachable";
+import { databaseTarget, toOutputs, toPatchBody } from "./mapping";
+import { explainOwnerMissing } from "./refusal";
 
 type Props = Record<string, unknown>;
 
@@ -26,20 +28,13 @@ const PATCH_ATTEMPTS = 3;
 export async function updateDatabase(id: string, olds: Props, news: Props): Promise<Props> {
   const address = addressOf(olds);
   const body = toPatchBody(news, planDatabaseChange(olds, news).patch);
-  let name = String(olds.name);
+  let name = (await nameToWrite(databaseTarget(id, olds), "change")) as string;
   for (let attempt = 1; ; attempt++) {
     try {
       const { database } = await client().databases.update(address.projectId, address.branchId, name, body);
       return toOutputs(database, address.projectId);
     } catch (error) {
       const kind = errorKind(error);
-      if (kind === "not_found" && attempt === 1) {
-        const current = await currentName(address, id, olds, error);
-        if (current !== undefined && current !== name) {
-          name = current;
-          continue;
-        }
-      }
       if (kind === "ambiguous") {
         const now = await locate(address, id).catch(() => undefined);
         if (now !== undefined && now !== "gone" && matches(now, body)) return toOutputs(now, address.projectId);
@@ -53,26 +48,6 @@ export async function updateDatabase(id: string, olds: Props, news: Props): Prom
       throw (await explainOwnerMissing(address, news, error)) ?? error;
     }
   }
-}
-
-/**
- * The database's name on the service, after a 404 under the state's: undefined when the 404 is about something else
- * (an owner the branch lacks, say: the database is there under the state's name). Throws when the database is gone
- * (its project answering).
- */
-async function currentName(
-  address: BranchAddress,
-  id: string,
-  olds: Props,
-  error: unknown,
-): Promise<string | undefined> {
-  const now = await locate(address, id);
-  if (now !== "gone") return now.name;
-  await assertProjectReachable(address.projectId, {
-    kind: "database",
-    label: `database ${String(olds.name)} (id ${id})`,
-  });
-  throw databaseGone(address, id, olds.name, error);
 }
 
 /** A rename to a name the branch's other database has (the service's 409): named, with what to do. */

@@ -12,8 +12,9 @@ import { passwordNow } from "./passwords";
 import { explainDeleteRefused, roleGone } from "./refusal";
 import { updateRole } from "./update";
 
-import { errorKind, found, resendWhileUnknown } from "../shared/errors";
+import { errorKind, resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
+import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
 import { assertProjectReachable, MissingObject } from "../shared/reachable";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
@@ -69,6 +70,12 @@ const roleNamed = (address: RoleAddress): MissingObject => ({
   label: `role ${address.name} of branch ${address.branchId}`,
 });
 
+/** The role as its state records it, for the identity check before a write (shared/identity.ts): no id, its creation time. */
+function roleTarget(id: string, props: Props): Target<"role"> {
+  const { projectId, branchId, name } = roleAddressOf(props, id);
+  return { kind: "role", label: `Role ${name}`, address: { projectId, branchId }, name, recorded: recordedIn(props) };
+}
+
 export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> =>
   createRole(inputs),
 );
@@ -81,12 +88,10 @@ export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.
  */
 export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
   const address = roleAddressOf(props, id);
-  const role = await found(() => client().roles.get(address.projectId, address.branchId, address.name));
-  if (role === undefined) {
-    await assertProjectReachable(address.projectId, roleNamed(address));
-    return { id: "", props: {} };
-  }
-  const outs = toOutputs(role, { ...props, projectId: address.projectId }, undefined);
+  const role = await readOurs(roleTarget(id, props));
+  if (role === undefined) return { id: "", props: {} };
+  const carried = { ...props, projectId: address.projectId };
+  const outs = toOutputs(role, carried, undefined);
   const password = await passwordNow(address, props, outs);
   if (password !== undefined) outs.password = password;
   return { id, props: outs };
@@ -95,6 +100,7 @@ export const read = withHints(inState, async (id: string, props: Props): Promise
 export const update = withHints(
   inState,
   async (id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    if (planRoleChange(olds, news).reset) await nameToWrite(roleTarget(id, olds), "change");
     try {
       return { outs: await updateRole(id, olds, news) };
     } catch (error) {
@@ -114,6 +120,7 @@ export const deleteRole = withHints(inState, async (id: string, props: Props): P
   const address = roleAddressOf(props, id);
   const { projectId, branchId, name } = address;
   await refuseDeleteOnProtectedBranch(`role ${name}`, props);
+  if ((await nameToWrite(roleTarget(id, props), "delete")) === undefined) return;
   try {
     let deleted = true;
     await resendWhileUnknown(

@@ -3,6 +3,7 @@
  * built from names and ids, and the client's messages are already redacted (sdk/errors.ts).
  */
 
+import { aliasAdvice } from "../shared/aliases";
 import { found } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { RoleAddress } from "./mapping";
@@ -17,14 +18,15 @@ export function alreadyOnBranch(address: RoleAddress, cause?: unknown): Error {
   const { projectId, branchId, name } = address;
   return new Error(
     `Branch ${branchId} of project ${projectId} already has a role named ${name}: it was inherited from the ` +
-      `branch's parent (a branch made from a parent has its roles, with the same passwords), or made outside this ` +
-      `Role resource. Pulumi does not take over an existing role. To use it, remove this Role from the program and ` +
+      `branch's parent (a branch made from a parent has its roles, with the same passwords), made outside this ` +
+      `Role resource, or it is this resource's own under its old name or place. ${aliasAdvice("role")} Otherwise, ` +
+      `Pulumi does not take over an existing role. To use it, remove this Role from the program and ` +
       `read its password with getRolePasswordOutput({ projectId: "${projectId}", branchId: "${branchId}", ` +
       `roleName: "${name}" }).password; for a role of your own, choose another name. If this is a replacement ` +
       `of this resource (pulumi up --replace, a replacementTrigger: Pulumi creates the new role before deleting the ` +
       `old one), give it the option deleteBeforeReplace: true. If an earlier pulumi up of this program was ` +
       `interrupted while creating it, nothing holds it: delete it (Neon console, or neonctl roles delete) and run ` +
-      `pulumi up again.`,
+      `pulumi up again (docs/resources.md#role).`,
     cause === undefined ? undefined : { cause },
   );
 }
