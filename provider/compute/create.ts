@@ -5,6 +5,8 @@
  *   is settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the
  *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
  *   attempt succeeded is provably ours and unused: it is deleted.
+ * - Before anything is sent, a compute this resource already has on the branch (an interrupted `up` made it,
+ *   `pulumi state delete` forgot it) is taken over or refused, never duplicated (strays.ts).
  * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
  *   the attempt's mark.
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
@@ -17,6 +19,7 @@ import { patchCompute } from "./patch";
 import { poolerRefusal } from "./refusal";
 import { errorKind, ResourceInitError } from "../shared/errors";
 import { attemptName } from "./owner";
+import { existingCompute, noteSent } from "./strays";
 import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
 
@@ -26,11 +29,14 @@ type Props = Record<string, unknown>;
 const CREATE_ATTEMPTS = 3;
 
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
+  const existing = await existingCompute(inputs);
+  if (existing) return await withDeclaredName(existing, inputs);
   const projectId = String(inputs.projectId);
   const sent: string[] = [];
   for (let attempt = 1; ; attempt++) {
     const name = attemptName(inputs);
     sent.push(name);
+    noteSent(name);
     try {
       const recover = () => findSent(inputs, sent);
       const body = toCreateBody({ ...inputs, name });

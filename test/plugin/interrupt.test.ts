@@ -1,9 +1,8 @@
 /**
  * A `pulumi up` interrupted (CLI and plugin killed) after the service created a compute, before Pulumi recorded it:
- * the state keeps a pending create, and the next `up` warns of it and creates again. The compute the interrupted
- * attempt made cannot be proven to be that attempt's, so it is never taken: a replica's next up makes a new one and
- * the stray is left, named with the resource's tag (shown in the pending operation) for the user to delete; a
- * primary's next up fails on the branch's one primary, naming it and saying to delete it. Nothing held is lost.
+ * the state keeps a pending create, and the next `up` warns of it and creates again. That create first looks on the
+ * branch for a compute named for this resource (strays.ts): the one the interrupted attempt made matches the program,
+ * so it is taken over, with a warning naming it. One compute, managed; nothing deleted, nothing duplicated.
  */
 import { Compute } from "../../provider";
 import { LocalStack } from "../../testing";
@@ -16,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => world.stop());
 
 async function interruptedAfterCreate(stack: LocalStack, running = stack.up({ skipPreview: true })) {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   while (
     !world.emulator.requests.some((r) => r.method === "POST" && r.path.endsWith("/endpoints") && r.status === 201)
   ) {
@@ -32,7 +31,7 @@ const computesOn = async (branch: string) => world.api.endpoints.listForBranch(w
 describe("an up interrupted after the service created the compute", () => {
   afterEach(() => world.emulator.requests.splice(0));
 
-  it("a replica: the next up warns of the pending create and makes a new compute; the stray is named, not taken", async () => {
+  it("a replica: the next up warns of the pending create and takes over the compute the interrupted one made", async () => {
     const branch = world.branches.staging;
     const stack = world.stack(() => ({
       id: new Compute("replica", { projectId: world.projectId, branchId: branch, type: "read_only" }).id,
@@ -46,31 +45,27 @@ describe("an up interrupted after the service created the compute", () => {
 
     const next = ok(await stack.up());
     expect(next.warnings.join("\n")).toContain("interrupted while creating");
-    const id = String(outputs(stack).id);
-    expect(id).not.toBe(stray.id);
-    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, id].sort());
-    expect(requests(next).filter((r) => r.method === "DELETE")).toEqual([]);
+    expect(next.warnings.join("\n")).toContain(`Compute "replica" took over compute ${stray.id} on branch ${branch}`);
+    expect(requests(next).filter((r) => r.method !== "GET")).toEqual([]);
+    expect(outputs(stack).id).toBe(stray.id);
+    expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
     ok(await stack.destroy());
-    await world.api.endpoints.delete(world.projectId, stray.id);
+    expect(await computesOn(branch)).toEqual([]);
   });
 
-  it("a primary: the next up fails on the branch's primary, naming it and saying to delete it; then converges", async () => {
+  it("a primary: the next up takes over the compute the interrupted one made (no 409); then converges", async () => {
     const branch = world.branches.dev;
     const stack = world.stack(() => ({ id: new Compute("db", { projectId: world.projectId, branchId: branch }).id }));
     await interruptedAfterCreate(stack);
     const [stray] = await computesOn(branch);
-    const next = await stack.up();
-    expect(next.error?.message).toContain(`its primary (read_write) compute is ${stray.id}`);
-    expect(next.error?.message).toContain("carries this resource's tag");
-    expect(next.error?.message).toContain(
-      `${stray.id} was probably left by an interrupted pulumi up (Pulumi then warned of a pending create)`,
-    );
+    const next = ok(await stack.up());
+    expect(next.warnings.join("\n")).toContain(`Compute "db" took over compute ${stray.id}`);
+    expect(outputs(stack).id).toBe(stray.id);
     expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
-    await world.api.endpoints.delete(world.projectId, stray.id);
-    ok(await stack.up());
-    const [created] = await computesOn(branch);
-    expect(outputs(stack).id).toBe(created.id);
+    const again = ok(await stack.up());
+    expect(again.steps.filter((s) => s.name === "db").map((s) => s.op)).toEqual(["same"]);
     ok(await stack.destroy());
+    expect(await computesOn(branch)).toEqual([]);
   });
 
   it("a primary that has deleteBeforeReplace, its up --replace interrupted: the advice does not stop at adding the option", async () => {
@@ -91,7 +86,9 @@ describe("an up interrupted after the service created the compute", () => {
     expect(message).not.toMatch(/replaced from \([^)]*\), so give this resource the option deleteBeforeReplace/);
     expect(message).toContain("and the resource does not have the option deleteBeforeReplace: true");
     expect(message).toContain(
-      `Otherwise (it has the option, or this is no replacement), ${stray.id} was probably left by an interrupted`,
+      `Otherwise (it has the option, or this is no replacement), no state holds ${stray.id}: an interrupted pulumi ` +
+        `up made it (Pulumi then warned of a pending create) or pulumi state delete forgot it, and it may be in use: ` +
+        `adopt it (set adoptId: "${stray.id}"`,
     );
     await world.api.endpoints.delete(world.projectId, stray.id);
     ok(await stack.up());
