@@ -17,9 +17,10 @@
  *   neither warn nor clear it; `pulumi refresh --clear-pending-creates` clears it. `pulumi refresh
  *   --import-pending-creates <urn> <id>` (the interactive refresh's "import") drops it too, importing nothing: no
  *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
- * - The provider never takes the interrupted attempt's compute (README, "Names and lost responses"): it stays on the
- *   service, named `pulumi-<ownerTag>-<8 hex>`, beside the one the state holds; nothing is deleted or duplicated
- *   besides it.
+ * - The next `up`'s create finds the interrupted attempt's compute on the branch, named `pulumi-<ownerTag>-<8 hex>`,
+ *   matching the program, and takes it over (docs/faults.md, "No unmanaged duplicates"): one compute, managed, named
+ *   in a warning; nothing deleted, nothing duplicated. The same after two Ctrl-Cs (SIGINT twice), and after
+ *   `pulumi state delete` of the compute.
  */
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
@@ -274,7 +275,7 @@ async function killedUp(dir: ProgramDir, branch: string): Promise<{ id: string; 
 }
 
 describe("an up killed after the service created a replica, before the CLI recorded it", () => {
-  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, creates again, and the stray stays", async () => {
+  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, and the create takes over the interrupted attempt's compute", async () => {
     const branch = emulator.branches.staging;
     const dir = new ProgramDir();
     try {
@@ -291,16 +292,16 @@ describe("an up killed after the service created a replica, before the CLI recor
       const cancel = await dir.ok(["cancel", "--yes", "--non-interactive"]);
       expect(cancel.stdout).toContain("The currently running update for 'dev' has been canceled!");
 
-      // Then: the engine warns of the pending create and creates again; the provider makes a new compute (one
-      // POST), takes nothing and deletes nothing.
+      // Then: the engine warns of the pending create and creates again; the provider finds the interrupted attempt's
+      // compute on the branch and takes it over: no write, one compute, named in a warning.
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
       for (const line of PENDING_WARNING) expect(next.stdout).toContain(line);
       expect(next.stdout).toContain("+ 1 created");
-      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      expect(next.stdout).toContain(`Compute "replica" took over compute ${stray.id} on branch ${branch}`);
+      expect(writes(next.requests)).toEqual([]);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect(held).toMatch(/^ep-/);
-      expect(held).not.toBe(stray.id);
-      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+      expect(held).toBe(stray.id);
+      expect(await computesOn(branch)).toEqual([stray]);
       // The pending create is carried forward ("these must require user intervention").
       expect(dir.checkpoint().pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
 
@@ -321,11 +322,10 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(clean.requests).toEqual([]);
       await expectNoChange(dir);
 
-      // Destroy deletes the compute the state holds; the stray stays for the user to delete.
+      // Destroy deletes the compute the state holds: nothing is left.
       const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
       expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
-      expect(await computesOn(branch)).toEqual([stray]);
-      await api.endpoints.delete(emulator.projectId, stray.id);
+      expect(await computesOn(branch)).toEqual([]);
     } finally {
       await dir.dispose();
     }
@@ -356,23 +356,24 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(dir.checkpoint().pending_operations ?? []).toEqual([]);
       expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
 
-      // So the next up (no warning now) creates a compute again, and the stray stays beside it.
+      // So the next up (no warning now) creates again, and the create takes over the interrupted attempt's compute.
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
       expect(next.stdout).not.toContain("pending operations");
-      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      expect(writes(next.requests)).toEqual([]);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+      expect(held).toBe(stray.id);
+      expect(await computesOn(branch)).toEqual([stray]);
       await expectNoChange(dir);
 
       const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
       expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
-      await api.endpoints.delete(emulator.projectId, stray.id);
+      expect(await computesOn(branch)).toEqual([]);
     } finally {
       await dir.dispose();
     }
   });
 
-  it("the model (LocalStack.interrupt()): no lock, the next up warns and creates again, the stray stays; the pending create cannot be cleared", async () => {
+  it("the model (LocalStack.interrupt()): no lock, the next up warns and takes over the interrupted attempt's compute; the pending create cannot be cleared", async () => {
     const branch = emulator.branches.dev;
     const stack = new LocalStack({
       engine: "model",
@@ -396,10 +397,10 @@ describe("an up killed after the service created a replica, before the CLI recor
 
     const next = ok(await stack.up());
     expect(next.warnings.join("\n")).toContain(`${URN}, interrupted while creating`);
-    expect(writes(next.requests as Run["requests"])).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+    expect(writes(next.requests as Run["requests"])).toEqual([]);
     const held = String(stack.outputs({ showSecrets: true }).id);
-    expect(held).not.toBe(stray.id);
-    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+    expect(held).toBe(stray.id);
+    expect(await computesOn(branch)).toEqual([stray]);
     expect(stack.state.pendingOperations).toHaveLength(1);
 
     const preview = ok(await stack.preview());
@@ -417,8 +418,7 @@ describe("an up killed after the service created a replica, before the CLI recor
     expect(writes(destroyed.requests as Run["requests"])).toEqual([
       `DELETE /projects/${emulator.projectId}/endpoints/${held}`,
     ]);
-    expect(await computesOn(branch)).toEqual([stray]);
-    await api.endpoints.delete(emulator.projectId, stray.id);
+    expect(await computesOn(branch)).toEqual([]);
   });
 });
 
@@ -426,3 +426,76 @@ function ok(result: CommandResult): CommandResult {
   if (result.error) throw result.error;
   return result;
 }
+
+/** Sends SIGINT to the CLI's process group (a terminal's Ctrl-C), unless it has exited already. */
+function ctrlC(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGINT");
+  } catch {
+    // already gone
+  }
+}
+
+describe("no unmanaged duplicates, through the real CLI", () => {
+  it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: one compute on the service, managed", async () => {
+    const branch = (await api.branches.create(emulator.projectId, { branch: { name: "sigint-twice" } })).branch.id;
+    const dir = new ProgramDir();
+    try {
+      await initStack(dir, branch);
+      const mark = emulator.requests.length;
+      let interrupted: Promise<void> | undefined;
+      const killed = await dir.run(["up", "--yes", "--skip-preview", "--non-interactive"], (child) => {
+        interrupted = until(() => createAnswered(mark), "the create is answered").then(async () => {
+          ctrlC(child);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          ctrlC(child);
+        });
+      });
+      await interrupted;
+      expect(killed.code).not.toBe(0);
+      for (const { pid } of dir.survivors()) process.kill(pid, "SIGKILL");
+      expect(dir.checkpoint().pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
+      const [made, ...others] = await computesOn(branch);
+      expect(others).toEqual([]);
+
+      await dir.run(["cancel", "--yes", "--non-interactive"]); // the interrupted run's lock, where it left one
+      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(next.stdout).toContain(`Compute "replica" took over compute ${made.id} on branch ${branch}`);
+      expect(writes(next.requests)).toEqual([]);
+      expect(dir.checkpoint().resources?.find((r) => r.urn === URN)?.id).toBe(made.id);
+      expect(await computesOn(branch)).toEqual([made]);
+
+      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
+      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${made.id}`]);
+      expect(await computesOn(branch)).toEqual([]);
+    } finally {
+      await dir.dispose();
+    }
+  });
+
+  it("`pulumi state delete <urn of a replica>`, then up: no second compute, and the user is told which one it manages", async () => {
+    const branch = (await api.branches.create(emulator.projectId, { branch: { name: "state-delete" } })).branch.id;
+    const dir = new ProgramDir();
+    try {
+      await initStack(dir, branch);
+      await dir.ok(["up", "--yes", "--skip-preview", "--non-interactive"]);
+      const [made, ...others] = await computesOn(branch);
+      expect(others).toEqual([]);
+      await dir.ok(["state", "delete", URN, "--yes", "--non-interactive"]);
+      expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
+
+      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(next.stdout).toContain(`Compute "replica" took over compute ${made.id} on branch ${branch}`);
+      expect(writes(next.requests)).toEqual([]);
+      expect(dir.checkpoint().resources?.find((r) => r.urn === URN)?.id).toBe(made.id);
+      expect(await computesOn(branch)).toEqual([made]);
+      await expectNoChange(dir);
+
+      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
+      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${made.id}`]);
+      expect(await computesOn(branch)).toEqual([]);
+    } finally {
+      await dir.dispose();
+    }
+  });
+});
