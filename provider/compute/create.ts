@@ -5,8 +5,8 @@
  *   is settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the
  *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
  *   attempt succeeded is provably ours and unused: it is deleted.
- * - Before anything is sent, a compute this resource already has on the branch (an interrupted `up` made it,
- *   `pulumi state delete` forgot it) is taken over or refused, never duplicated (strays.ts).
+ * - Before anything is sent, computes on the branch named for this resource that nobody is known to manage (an
+ *   interrupted `up` made them, `pulumi state delete` forgot them) are named to the user (strays.ts).
  * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
  *   the attempt's mark.
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
@@ -19,7 +19,7 @@ import { patchCompute } from "./patch";
 import { poolerRefusal } from "./refusal";
 import { errorKind, ResourceInitError } from "../shared/errors";
 import { attemptName } from "./owner";
-import { existingCompute, noteSent } from "./strays";
+import { noteSent, warnOfStrays } from "./strays";
 import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
 
@@ -29,8 +29,7 @@ type Props = Record<string, unknown>;
 const CREATE_ATTEMPTS = 3;
 
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
-  const existing = await existingCompute(inputs);
-  if (existing) return await withDeclaredName(existing, inputs);
+  await warnOfStrays(inputs);
   const projectId = String(inputs.projectId);
   const sent: string[] = [];
   for (let attempt = 1; ; attempt++) {

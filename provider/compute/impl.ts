@@ -12,7 +12,7 @@ import { MoveNotMade } from "./patch";
 import { outputsAfter, updateCompute } from "./update";
 import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./adopt";
 import { createTarget, explainNotFound, updateTarget } from "./missing";
-import { noteHeld, noteSeen, STRAYS_DOCS, takenInThisProcess } from "./strays";
+import { noteHeld, noteSeen } from "./strays";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -127,7 +127,7 @@ export const update = withHints(
  * may hold it now).
  */
 export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
-  const kept = keptOnDelete(id, props) ?? takenOnDelete(id, props);
+  const kept = keptOnDelete(id, props);
   if (kept) {
     warn(kept);
     return;
@@ -144,19 +144,6 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
     throw new Error(deleteRefused(id, props, error), { cause: error });
   }
 });
-
-/**
- * Why Delete leaves compute `id`: a create of this process took it over (strays.ts), so the new resource holds it (a
- * `pulumi up --replace` or a move under a new parent without an alias, whose old state is deleted after the create).
- */
-function takenOnDelete(id: string, props: Props): string | undefined {
-  if (!takenInThisProcess(id)) return undefined;
-  const label = props.resourceName ? `Compute "${String(props.resourceName)}" (${id})` : `Compute ${id}`;
-  return (
-    `${label} was not deleted: this up's create of the resource took it over, so the state holds it as before. For ` +
-    `a new compute, give the resource deleteBeforeReplace: true and replace it again; see ${STRAYS_DOCS}`
-  );
-}
 
 /** How a 404's message names this compute (shared/reachable.ts). */
 const computeNamed = (id: string): MissingObject => ({ kind: "compute", label: `compute ${id}` });

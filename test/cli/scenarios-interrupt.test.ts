@@ -17,10 +17,10 @@
  *   neither warn nor clear it; `pulumi refresh --clear-pending-creates` clears it. `pulumi refresh
  *   --import-pending-creates <urn> <id>` (the interactive refresh's "import") drops it too, importing nothing: no
  *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
- * - The next `up`'s create finds the interrupted attempt's compute on the branch, named `pulumi-<ownerTag>-<8 hex>`,
- *   matching the program, and takes it over (docs/faults.md, "No unmanaged duplicates"): one compute, managed, named
- *   in a warning; nothing deleted, nothing duplicated. The same after two Ctrl-Cs (SIGINT twice), and after
- *   `pulumi state delete` of the compute.
+ * - The provider never takes the interrupted attempt's compute (README, "Names and lost responses"): it stays on the
+ *   service, named `pulumi-<ownerTag>-<8 hex>`, beside the one the state holds; nothing is deleted or duplicated
+ *   besides it. The next `up`'s create names it in a warning (provider/compute/strays.ts), as after two Ctrl-Cs and
+ *   after `pulumi state delete` of the compute.
  */
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
@@ -274,8 +274,16 @@ async function killedUp(dir: ProgramDir, branch: string): Promise<{ id: string; 
   return stray;
 }
 
+/** Destroy deletes the compute the state holds (`held`), and nothing else; `stray` stays, and is deleted here. */
+async function destroyLeavingStray(dir: ProgramDir, branch: string, held: unknown, stray: { id: string }) {
+  const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
+  expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${String(held)}`]);
+  expect(await computesOn(branch)).toEqual([stray]);
+  await api.endpoints.delete(emulator.projectId, stray.id);
+}
+
 describe("an up killed after the service created a replica, before the CLI recorded it", () => {
-  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, and the create takes over the interrupted attempt's compute", async () => {
+  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, creates again, and the stray stays", async () => {
     const branch = emulator.branches.staging;
     const dir = new ProgramDir();
     try {
@@ -292,16 +300,17 @@ describe("an up killed after the service created a replica, before the CLI recor
       const cancel = await dir.ok(["cancel", "--yes", "--non-interactive"]);
       expect(cancel.stdout).toContain("The currently running update for 'dev' has been canceled!");
 
-      // Then: the engine warns of the pending create and creates again; the provider finds the interrupted attempt's
-      // compute on the branch and takes it over: no write, one compute, named in a warning.
+      // Then: the engine warns of the pending create and creates again; the provider makes a new compute (one
+      // POST), takes nothing and deletes nothing.
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
       for (const line of PENDING_WARNING) expect(next.stdout).toContain(line);
       expect(next.stdout).toContain("+ 1 created");
-      expect(next.stdout).toContain(`Compute "replica" took over compute ${stray.id} on branch ${branch}`);
-      expect(writes(next.requests)).toEqual([]);
+      expect(next.stdout).toContain(`${stray.id} (${stray.name}) is named for this resource and not managed by it`);
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect(held).toBe(stray.id);
-      expect(await computesOn(branch)).toEqual([stray]);
+      expect(held).toMatch(/^ep-/);
+      expect(held).not.toBe(stray.id);
+      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
       // The pending create is carried forward ("these must require user intervention").
       expect(dir.checkpoint().pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
 
@@ -322,10 +331,8 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(clean.requests).toEqual([]);
       await expectNoChange(dir);
 
-      // Destroy deletes the compute the state holds: nothing is left.
-      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
-      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
-      expect(await computesOn(branch)).toEqual([]);
+      // Destroy deletes the compute the state holds; the stray stays for the user to delete.
+      await destroyLeavingStray(dir, branch, held, stray);
     } finally {
       await dir.dispose();
     }
@@ -356,24 +363,23 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(dir.checkpoint().pending_operations ?? []).toEqual([]);
       expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
 
-      // So the next up (no warning now) creates again, and the create takes over the interrupted attempt's compute.
+      // So the next up (no warning now) creates a compute again, and the stray stays beside it.
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
       expect(next.stdout).not.toContain("pending operations");
-      expect(writes(next.requests)).toEqual([]);
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect(held).toBe(stray.id);
-      expect(await computesOn(branch)).toEqual([stray]);
+      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
       await expectNoChange(dir);
 
       const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
       expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
-      expect(await computesOn(branch)).toEqual([]);
+      await api.endpoints.delete(emulator.projectId, stray.id);
     } finally {
       await dir.dispose();
     }
   });
 
-  it("the model (LocalStack.interrupt()): no lock, the next up warns and takes over the interrupted attempt's compute; the pending create cannot be cleared", async () => {
+  it("the model (LocalStack.interrupt()): no lock, the next up warns and creates again, the stray stays; the pending create cannot be cleared", async () => {
     const branch = emulator.branches.dev;
     const stack = new LocalStack({
       engine: "model",
@@ -397,10 +403,10 @@ describe("an up killed after the service created a replica, before the CLI recor
 
     const next = ok(await stack.up());
     expect(next.warnings.join("\n")).toContain(`${URN}, interrupted while creating`);
-    expect(writes(next.requests as Run["requests"])).toEqual([]);
+    expect(writes(next.requests as Run["requests"])).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
     const held = String(stack.outputs({ showSecrets: true }).id);
-    expect(held).toBe(stray.id);
-    expect(await computesOn(branch)).toEqual([stray]);
+    expect(held).not.toBe(stray.id);
+    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
     expect(stack.state.pendingOperations).toHaveLength(1);
 
     const preview = ok(await stack.preview());
@@ -418,7 +424,8 @@ describe("an up killed after the service created a replica, before the CLI recor
     expect(writes(destroyed.requests as Run["requests"])).toEqual([
       `DELETE /projects/${emulator.projectId}/endpoints/${held}`,
     ]);
-    expect(await computesOn(branch)).toEqual([]);
+    expect(await computesOn(branch)).toEqual([stray]);
+    await api.endpoints.delete(emulator.projectId, stray.id);
   });
 });
 
@@ -436,8 +443,8 @@ function ctrlC(child: ChildProcess): void {
   }
 }
 
-describe("no unmanaged duplicates, through the real CLI", () => {
-  it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: one compute on the service, managed", async () => {
+describe("computes named for the resource that no state holds, through the real CLI", () => {
+  it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: the compute the interrupted create made is named", async () => {
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "sigint-twice" } })).branch.id;
     const dir = new ProgramDir();
     try {
@@ -460,20 +467,18 @@ describe("no unmanaged duplicates, through the real CLI", () => {
 
       await dir.run(["cancel", "--yes", "--non-interactive"]); // the interrupted run's lock, where it left one
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
-      expect(next.stdout).toContain(`Compute "replica" took over compute ${made.id} on branch ${branch}`);
-      expect(writes(next.requests)).toEqual([]);
-      expect(dir.checkpoint().resources?.find((r) => r.urn === URN)?.id).toBe(made.id);
-      expect(await computesOn(branch)).toEqual([made]);
+      expect(next.stdout).toContain(`${made.id} (${made.name}) is named for this resource and not managed by it`);
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([made.id, held].sort());
 
-      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
-      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${made.id}`]);
-      expect(await computesOn(branch)).toEqual([]);
+      await destroyLeavingStray(dir, branch, held, made);
     } finally {
       await dir.dispose();
     }
   });
 
-  it("`pulumi state delete <urn of a replica>`, then up: no second compute, and the user is told which one it manages", async () => {
+  it("`pulumi state delete <urn of a replica>`, then up: the user is told of the forgotten compute, which is never taken", async () => {
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "state-delete" } })).branch.id;
     const dir = new ProgramDir();
     try {
@@ -485,15 +490,12 @@ describe("no unmanaged duplicates, through the real CLI", () => {
       expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
 
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
-      expect(next.stdout).toContain(`Compute "replica" took over compute ${made.id} on branch ${branch}`);
-      expect(writes(next.requests)).toEqual([]);
-      expect(dir.checkpoint().resources?.find((r) => r.urn === URN)?.id).toBe(made.id);
-      expect(await computesOn(branch)).toEqual([made]);
-      await expectNoChange(dir);
+      expect(next.stdout).toContain(`${made.id} (${made.name}) is named for this resource and not managed by it`);
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect(held).not.toBe(made.id);
 
-      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
-      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${made.id}`]);
-      expect(await computesOn(branch)).toEqual([]);
+      await destroyLeavingStray(dir, branch, held, made);
     } finally {
       await dir.dispose();
     }

@@ -1,10 +1,9 @@
 /**
  * Replacements of a primary (read_write) compute that the engine decides without asking the provider's diff, through
- * the real Pulumi CLI. A branch holds one primary, so a create-before-delete replacement of a changed
- * `replacementTrigger` is refused by the service (409): the provider's error must name the branch, the compute on it
- * and the fix, and nothing may be lost (the old primary still on the service and in state). `pulumi up --replace`
- * gives the provider no sign that the state holds the resource: its create takes the primary over (provider/compute/
- * strays.ts) and the old state's delete leaves it, with warnings. `deleteBeforeReplace: true` makes both clean. Each scenario runs on the real CLI, then on the model (`LocalStack`), whose transcript
+ * the real Pulumi CLI. A branch holds one primary, so a create-before-delete replacement is refused by the service
+ * (409): the provider's error must name the branch, the compute on it and the fix, and nothing may be lost (the old
+ * primary still on the service and in state); `deleteBeforeReplace: true` makes `--replace` and a changed
+ * `replacementTrigger` clean. Each scenario runs on the real CLI, then on the model (`LocalStack`), whose transcript
  * must equal the CLI's. A move under a new parent: scenarios-replace-parent.test.ts.
  */
 import { cliWorld, CliWorld, compareWithModel, Engine, computesOn, ok, stateIds, writes } from "./cli-world";
@@ -28,19 +27,17 @@ beforeAll(async () => {
 afterAll(() => world?.stop());
 
 describe("a primary (read_write) replaced by the engine, through the real CLI", () => {
-  it("pulumi up --replace: without deleteBeforeReplace the primary is kept (taken over, not deleted), saying to add the option; with it, replaced cleanly", async () => {
+  it("pulumi up --replace: without deleteBeforeReplace a 409 naming the compute and the option, nothing lost; with it, replaced cleanly", async () => {
     const branch = world.branches.dev;
     const scenario = (engine: Engine) => {
       const declared: Declared = { args: {}, opts: {} };
       return run(world, engine, branch, declared, async (stack, t) => {
         const old = await firstUp(world, stack, t, engine);
-        const kept = t.command("replace", ok(await stack.up({ replace: ["db"] })));
-        expect(writes(kept)).toEqual([]);
-        expect(kept.warnings.join("\n")).toContain("For a new compute, give the resource deleteBeforeReplace: true");
-        expect(await computesOn(world, branch)).toEqual([old]);
-        expect(await stateIds(stack, "db")).toEqual([old]);
-        expect(kept.outputs).toEqual({ id: old });
-        await check(stack, t, engine, "after kept replace");
+        const refused = t.command("replace", await stack.up({ replace: ["db"] }));
+        expectConflictNamed(refused.error?.message, branch, old, "deleteBeforeReplace: true");
+        await expectNothingLost(world, stack, refused, old, branch);
+        expect(refused.outputs).toEqual({ id: old });
+        await check(stack, t, engine, "after refused replace");
 
         declared.opts = { deleteBeforeReplace: true };
         const up = t.command("replace with option", ok(await stack.up({ replace: ["db"] })));
@@ -54,7 +51,8 @@ describe("a primary (read_write) replaced by the engine, through the real CLI", 
     };
     const cli = await scenario("cli");
     expect(cli.entries["replace: preview steps"]).toEqual(CREATE_BEFORE_DELETE);
-    expect(cli.entries["replace: steps"]).toEqual(CREATE_BEFORE_DELETE);
+    expect(cli.entries["replace: steps"]).toEqual(["create-replacement db"]);
+    expect(cli.entries["replace: failed"]).toEqual(["create-replacement db"]);
     expect(cli.entries["replace with option: preview steps"]).toEqual(DELETE_BEFORE_CREATE);
     expect(cli.entries["replace with option: steps"]).toEqual(DELETE_BEFORE_CREATE);
     const model = await scenario("model");
@@ -70,7 +68,7 @@ describe("a primary (read_write) replaced by the engine, through the real CLI", 
         declared.opts = { replacementTrigger: "v2" };
         const refused = t.command("replace", await stack.up());
         expectConflictNamed(refused.error?.message, branch, old, "deleteBeforeReplace: true");
-        await expectNothingLost(world, stack, refused, old, branch);
+        await expectNothingLost(world, stack, refused, old, branch, false);
         // The state keeps trigger v1: the program still asks for the replacement; a preview sends nothing.
         const still = t.command("preview after refusal", ok(await stack.preview()));
         expect(still.requests).toEqual([]);

@@ -1,8 +1,10 @@
 /**
  * A `pulumi up` interrupted (CLI and plugin killed) after the service created a compute, before Pulumi recorded it:
- * the state keeps a pending create, and the next `up` warns of it and creates again. That create first looks on the
- * branch for a compute named for this resource (strays.ts): the one the interrupted attempt made matches the program,
- * so it is taken over, with a warning naming it. One compute, managed; nothing deleted, nothing duplicated.
+ * the state keeps a pending create, and the next `up` warns of it and creates again. The compute the interrupted
+ * attempt made cannot be proven to be that attempt's (a twin stack's, or the one a `--replace` replaces, looks the
+ * same), so it is never taken: a replica's next up names it in a warning (provider/compute/strays.ts) and makes a new
+ * one; a primary's next up fails on the branch's one primary, naming it and offering adoptId first (it may be in
+ * use). Nothing held is lost.
  */
 import { Compute } from "../../provider";
 import { LocalStack } from "../../testing";
@@ -31,7 +33,7 @@ const computesOn = async (branch: string) => world.api.endpoints.listForBranch(w
 describe("an up interrupted after the service created the compute", () => {
   afterEach(() => world.emulator.requests.splice(0));
 
-  it("a replica: the next up warns of the pending create and takes over the compute the interrupted one made", async () => {
+  it("a replica: the next up warns of the pending create and makes a new compute; the stray is named, not taken", async () => {
     const branch = world.branches.staging;
     const stack = world.stack(() => ({
       id: new Compute("replica", { projectId: world.projectId, branchId: branch, type: "read_only" }).id,
@@ -45,27 +47,36 @@ describe("an up interrupted after the service created the compute", () => {
 
     const next = ok(await stack.up());
     expect(next.warnings.join("\n")).toContain("interrupted while creating");
-    expect(next.warnings.join("\n")).toContain(`Compute "replica" took over compute ${stray.id} on branch ${branch}`);
-    expect(requests(next).filter((r) => r.method !== "GET")).toEqual([]);
-    expect(outputs(stack).id).toBe(stray.id);
-    expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
+    expect(next.warnings.join("\n")).toContain(
+      `Compute "replica" makes a new compute on branch ${branch}, where ${stray.id} (${stray.name}) is named for ` +
+        `this resource and not managed by it`,
+    );
+    const id = String(outputs(stack).id);
+    expect(id).not.toBe(stray.id);
+    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, id].sort());
+    expect(requests(next).filter((r) => r.method === "DELETE")).toEqual([]);
     ok(await stack.destroy());
-    expect(await computesOn(branch)).toEqual([]);
+    await world.api.endpoints.delete(world.projectId, stray.id);
   });
 
-  it("a primary: the next up takes over the compute the interrupted one made (no 409); then converges", async () => {
+  it("a primary: the next up fails on the branch's primary, naming it and offering adoptId first; then converges", async () => {
     const branch = world.branches.dev;
     const stack = world.stack(() => ({ id: new Compute("db", { projectId: world.projectId, branchId: branch }).id }));
     await interruptedAfterCreate(stack);
     const [stray] = await computesOn(branch);
-    const next = ok(await stack.up());
-    expect(next.warnings.join("\n")).toContain(`Compute "db" took over compute ${stray.id}`);
-    expect(outputs(stack).id).toBe(stray.id);
+    const next = await stack.up();
+    expect(next.error?.message).toContain(`its primary (read_write) compute is ${stray.id}`);
+    expect(next.error?.message).toContain("carries this resource's tag");
+    expect(next.error?.message).toContain(
+      `no state holds ${stray.id}: an interrupted pulumi up made it (Pulumi then warned of a pending create) or ` +
+        `pulumi state delete forgot it, and it may be in use: adopt it (set adoptId: "${stray.id}"`,
+    );
     expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
-    const again = ok(await stack.up());
-    expect(again.steps.filter((s) => s.name === "db").map((s) => s.op)).toEqual(["same"]);
+    await world.api.endpoints.delete(world.projectId, stray.id);
+    ok(await stack.up());
+    const [created] = await computesOn(branch);
+    expect(outputs(stack).id).toBe(created.id);
     ok(await stack.destroy());
-    expect(await computesOn(branch)).toEqual([]);
   });
 
   it("a primary that has deleteBeforeReplace, its up --replace interrupted: the advice does not stop at adding the option", async () => {

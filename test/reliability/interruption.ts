@@ -6,10 +6,14 @@
  * - Killed mid-update (resize, move, restart): the state still holds the compute's id and old outputs, with the
  *   update pending; the next `up` warns of it, sends the change again and converges; nothing is duplicated.
  * - Killed mid-create: the engine never got the id; the state keeps the pending `creating` operation, whose inputs
- *   hold the resource's ownerTag, and every later `up` warns of it. The next `up` creates again, and the create finds
- *   the killed attempt's compute on the branch, named `pulumi-<ownerTag>-<8 hex>` and matching the program: it takes
- *   it over (provider/compute/strays.ts), sending no write, replica and primary alike; the state holds that compute,
- *   and the audit finds no stray and no orphan.
+ *   hold the resource's ownerTag, and every later `up` warns of it. The compute the killed attempt made cannot be
+ *   proven to be that attempt's (a compute the state holds during `pulumi up --replace` carries the same tag), so
+ *   it is never adopted, deleted or changed:
+ *   - a replica: the next `up` makes a second compute and converges; the first is the only extra compute, named
+ *     `pulumi-<ownerTag>-<8 hex>`, and the audit counts it as a reported stray, not an orphan;
+ *   - a primary: the branch holds one, so the next `up` fails with a 409 the provider explains (the compute carries
+ *     this resource's tag, an interrupted `up` made it, adopt or delete it); the user deletes the compute the message names, and the next `up`
+ *     converges.
  */
 import { RequestLogEntry } from "../../emulator";
 import { auditWorld, failuresOf } from "./audit";
@@ -98,7 +102,9 @@ export async function runInterruption(c: InterruptCase, tag: string): Promise<st
     if (JSON.stringify(pending) !== JSON.stringify([want]))
       problems.push(`pending operations after the kill: [${pending}], expected [${want}]`);
     if (!creating) problems.push(...(await afterKilledUpdate(rig, world(c.after), urn, tag)));
-    else problems.push(...(await afterKilledCreate(rig, world(c.after), urn, tag)));
+    else if (after.type === "read_only")
+      problems.push(...(await afterKilledReplicaCreate(rig, world(c.after), urn, tag)));
+    else problems.push(...(await afterKilledPrimaryCreate(rig, world(c.after), urn, tag)));
     return problems;
   } finally {
     await rig.stop();
@@ -133,19 +139,38 @@ async function strayOfPendingCreate(rig: Rig, problems: string[]): Promise<{ id:
   return found[0];
 }
 
-/** The next `up` takes over the compute the killed create made (no write), and converges with no stray left. */
-async function afterKilledCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {
+/** A replica: the next `up` makes a second compute; the stray stays, untouched, and is a reported stray. */
+async function afterKilledReplicaCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {
   const problems: string[] = [];
   const stray = await strayOfPendingCreate(rig, problems);
   const next = await rig.up(programOf(declared, rig.projects));
   problems.push(...upProblems("the next up", next), ...warnedOf(next, urn, "creating"));
-  problems.push(...writesOf(next).map((w) => `the next up sent ${w}`));
+  problems.push(...untouched(next, stray.id));
   const held = rig.stack.state.resources.find((r) => r.urn === urn)?.id;
-  if (held !== stray.id)
-    problems.push(`the compute in state is ${held}, not ${stray.id}, which the killed create made`);
-  problems.push(...(await convergedProblems(rig, declared, tag)));
+  if (!held || held === stray.id) problems.push(`the replica in state is ${held}, not a new compute`);
+  problems.push(...(await convergedProblems(rig, declared, tag, [stray.id])));
   const left = (await strays(rig)).map((c) => c.id);
-  if (left.length > 0) problems.push(`extra computes [${left}]`);
+  if (JSON.stringify(left) !== JSON.stringify([stray.id]))
+    problems.push(`extra computes [${left}], expected [${stray.id}]`);
+  return problems;
+}
+
+/** A primary: the next `up` fails with the explained 409 naming the stray; once the user deletes it, it converges. */
+async function afterKilledPrimaryCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {
+  const problems: string[] = [];
+  const stray = await strayOfPendingCreate(rig, problems);
+  const next = await rig.up(programOf(declared, rig.projects));
+  problems.push(...warnedOf(next, urn, "creating"), ...untouched(next, stray.id));
+  const message = next.errors[0]?.message ?? "";
+  for (const says of ["carries this resource's tag", "an interrupted pulumi up made it", "adopt it", "delete it"])
+    if (!message.includes(says)) problems.push(`the failed up does not say "${says}": ${message || "no error"}`);
+  const named = /its primary \(read_write\) compute is (ep-[a-z0-9-]+)/.exec(message)?.[1];
+  if (named !== stray.id) problems.push(`the message names ${named}, the stray is ${stray.id}`);
+  // What the message tells the user to do: delete the compute it names, then run pulumi up again.
+  await rig.api().endpoints.delete(rig.projects[0].id, named ?? stray.id);
+  const after = await rig.up(programOf(declared, rig.projects));
+  problems.push(...upProblems("the up after deleting the stray", after));
+  problems.push(...(await convergedProblems(rig, declared, tag)));
   return problems;
 }
 
@@ -173,6 +198,13 @@ function warnedOf(up: RigUp, urn: string, type: string): string[] {
   return up.warnings.some((w) => w.includes(`${urn}, interrupted while ${type}`))
     ? []
     : [`no warning of the pending ${type} of ${urn}: [${up.warnings.join(" | ")}]`];
+}
+
+/** Nothing was sent to the stray, and nothing was deleted. */
+function untouched(up: RigUp, strayId: string): string[] {
+  return writesOf(up)
+    .filter((w) => w.includes(strayId) || w.startsWith("DELETE"))
+    .map((w) => `the up sent ${w}`);
 }
 
 function writesOf(up: RigUp): string[] {
