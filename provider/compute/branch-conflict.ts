@@ -43,9 +43,10 @@ function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): st
   if ("movingId" in cause) return `move or delete ${id} first, or make this compute type read_only`;
   if (holder && carriesOwnerTag(holder, cause.creating)) return taggedRemedy(id);
   return (
-    `if ${id} belongs to a resource this update removes, Pulumi creates before it deletes: remove that resource in ` +
-    `an update of its own first (or run pulumi up --continue-on-error, then again); if nothing manages it, adopt it ` +
-    `with adoptId: "${id}"; for a read replica set type: "read_only"`
+    `if nothing manages ${id} (pulumi state delete forgot it, say), adopt it: set adoptId: "${id}", run pulumi up, ` +
+    `then remove adoptId; if it belongs to a resource this update removes, Pulumi creates before it deletes: remove ` +
+    `that resource in an update of its own first (or run pulumi up --continue-on-error, then again); for a read ` +
+    `replica set type: "read_only"`
   );
 }
 
@@ -66,11 +67,11 @@ function taggedRemedy(id: string): string {
     `resource, creates it before deleting the old one whatever the options (deleteBeforeReplace does not apply), and ` +
     `${id} is the compute of its old place: give the resource an alias to that place (aliases: [{ parent: <the old ` +
     `parent> }], or pulumi.rootStackResource if it had none) and the compute stays as it is. Otherwise (it has the ` +
-    `option, or this is no replacement), ${id} was probably ` +
-    `left by an interrupted pulumi up (Pulumi then warned of a pending create): nothing uses it, so delete it (a ` +
-    `compute holds no data; its branch does) and run pulumi up again. If neither fits, it may be the primary of ` +
-    `another stack with the same project and stack names (another backend or organization): it is not yours, so use ` +
-    `another branch`
+    `option, or this is no replacement), no state holds ${id}: an interrupted pulumi up made it (Pulumi then warned ` +
+    `of a pending create) or pulumi state delete forgot it, and it may be in use: adopt it (set adoptId: "${id}", run ` +
+    `pulumi up, then remove adoptId), or, if nothing uses it, delete it and run pulumi up again. If neither fits, it ` +
+    `may be the primary of another stack with the same project and stack names (another backend or organization): ` +
+    `it is not yours, so use another branch`
   );
 }
 

@@ -5,6 +5,8 @@
  *   is settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the
  *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
  *   attempt succeeded is provably ours and unused: it is deleted.
+ * - Before anything is sent, computes on the branch named for this resource that nobody is known to manage (an
+ *   interrupted `up` made them, `pulumi state delete` forgot them) are named to the user (strays.ts).
  * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
  *   the attempt's mark.
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
@@ -17,6 +19,7 @@ import { patchCompute } from "./patch";
 import { poolerRefusal } from "./refusal";
 import { errorKind, ResourceInitError } from "../shared/errors";
 import { attemptName } from "./owner";
+import { noteSent, warnOfStrays } from "./strays";
 import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
 
@@ -26,11 +29,13 @@ type Props = Record<string, unknown>;
 const CREATE_ATTEMPTS = 3;
 
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
+  await warnOfStrays(inputs);
   const projectId = String(inputs.projectId);
   const sent: string[] = [];
   for (let attempt = 1; ; attempt++) {
     const name = attemptName(inputs);
     sent.push(name);
+    noteSent(name);
     try {
       const recover = () => findSent(inputs, sent);
       const body = toCreateBody({ ...inputs, name });

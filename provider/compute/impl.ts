@@ -12,6 +12,7 @@ import { MoveNotMade } from "./patch";
 import { outputsAfter, updateCompute } from "./update";
 import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./adopt";
 import { createTarget, explainNotFound, updateTarget } from "./missing";
+import { noteHeld, noteSeen } from "./strays";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -35,6 +36,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
+  noteHeld(olds);
   const failures = checkComputeInputs(news);
   if (failures.length > 0) return { inputs: news, failures };
   // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.
@@ -61,6 +63,7 @@ function deprecationWarnings(news: Props): string[] {
  * a replaced compute is an adopted one (Delete leaves it).
  */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  noteSeen(id, olds);
   const plan = planComputeChange(olds, news);
   const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
   if (checked.has(stableJson(news))) for (const warning of warnings) if (warning) warn(warning);

@@ -19,7 +19,8 @@
  *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
  * - The provider never takes the interrupted attempt's compute (README, "Names and lost responses"): it stays on the
  *   service, named `pulumi-<ownerTag>-<8 hex>`, beside the one the state holds; nothing is deleted or duplicated
- *   besides it.
+ *   besides it. The next `up`'s create names it in a warning (provider/compute/strays.ts), as after two Ctrl-Cs and
+ *   after `pulumi state delete` of the compute.
  */
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
@@ -273,6 +274,14 @@ async function killedUp(dir: ProgramDir, branch: string): Promise<{ id: string; 
   return stray;
 }
 
+/** Destroy deletes the compute the state holds (`held`), and nothing else; `stray` stays, and is deleted here. */
+async function destroyLeavingStray(dir: ProgramDir, branch: string, held: unknown, stray: { id: string }) {
+  const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
+  expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${String(held)}`]);
+  expect(await computesOn(branch)).toEqual([stray]);
+  await api.endpoints.delete(emulator.projectId, stray.id);
+}
+
 describe("an up killed after the service created a replica, before the CLI recorded it", () => {
   it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, creates again, and the stray stays", async () => {
     const branch = emulator.branches.staging;
@@ -296,6 +305,7 @@ describe("an up killed after the service created a replica, before the CLI recor
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
       for (const line of PENDING_WARNING) expect(next.stdout).toContain(line);
       expect(next.stdout).toContain("+ 1 created");
+      expect(next.stdout).toContain(`${stray.id} (${stray.name}) is named for this resource and not managed by it`);
       expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
       expect(held).toMatch(/^ep-/);
@@ -322,10 +332,7 @@ describe("an up killed after the service created a replica, before the CLI recor
       await expectNoChange(dir);
 
       // Destroy deletes the compute the state holds; the stray stays for the user to delete.
-      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
-      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
-      expect(await computesOn(branch)).toEqual([stray]);
-      await api.endpoints.delete(emulator.projectId, stray.id);
+      await destroyLeavingStray(dir, branch, held, stray);
     } finally {
       await dir.dispose();
     }
@@ -426,3 +433,71 @@ function ok(result: CommandResult): CommandResult {
   if (result.error) throw result.error;
   return result;
 }
+
+/** Sends SIGINT to the CLI's process group (a terminal's Ctrl-C), unless it has exited already. */
+function ctrlC(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGINT");
+  } catch {
+    // already gone
+  }
+}
+
+describe("computes named for the resource that no state holds, through the real CLI", () => {
+  it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: the compute the interrupted create made is named", async () => {
+    const branch = (await api.branches.create(emulator.projectId, { branch: { name: "sigint-twice" } })).branch.id;
+    const dir = new ProgramDir();
+    try {
+      await initStack(dir, branch);
+      const mark = emulator.requests.length;
+      let interrupted: Promise<void> | undefined;
+      const killed = await dir.run(["up", "--yes", "--skip-preview", "--non-interactive"], (child) => {
+        interrupted = until(() => createAnswered(mark), "the create is answered").then(async () => {
+          ctrlC(child);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          ctrlC(child);
+        });
+      });
+      await interrupted;
+      expect(killed.code).not.toBe(0);
+      for (const { pid } of dir.survivors()) process.kill(pid, "SIGKILL");
+      expect(dir.checkpoint().pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
+      const [made, ...others] = await computesOn(branch);
+      expect(others).toEqual([]);
+
+      await dir.run(["cancel", "--yes", "--non-interactive"]); // the interrupted run's lock, where it left one
+      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(next.stdout).toContain(`${made.id} (${made.name}) is named for this resource and not managed by it`);
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([made.id, held].sort());
+
+      await destroyLeavingStray(dir, branch, held, made);
+    } finally {
+      await dir.dispose();
+    }
+  });
+
+  it("`pulumi state delete <urn of a replica>`, then up: the user is told of the forgotten compute, which is never taken", async () => {
+    const branch = (await api.branches.create(emulator.projectId, { branch: { name: "state-delete" } })).branch.id;
+    const dir = new ProgramDir();
+    try {
+      await initStack(dir, branch);
+      await dir.ok(["up", "--yes", "--skip-preview", "--non-interactive"]);
+      const [made, ...others] = await computesOn(branch);
+      expect(others).toEqual([]);
+      await dir.ok(["state", "delete", URN, "--yes", "--non-interactive"]);
+      expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
+
+      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(next.stdout).toContain(`${made.id} (${made.name}) is named for this resource and not managed by it`);
+      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect(held).not.toBe(made.id);
+
+      await destroyLeavingStray(dir, branch, held, made);
+    } finally {
+      await dir.dispose();
+    }
+  });
+});

@@ -68,7 +68,7 @@ describe("a primary (read_write) replaced by the engine, through the real CLI", 
         declared.opts = { replacementTrigger: "v2" };
         const refused = t.command("replace", await stack.up());
         expectConflictNamed(refused.error?.message, branch, old, "deleteBeforeReplace: true");
-        await expectNothingLost(world, stack, refused, old, branch);
+        await expectNothingLost(world, stack, refused, old, branch, false);
         // The state keeps trigger v1: the program still asks for the replacement; a preview sends nothing.
         const still = t.command("preview after refusal", ok(await stack.preview()));
         expect(still.requests).toEqual([]);

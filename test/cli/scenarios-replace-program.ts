@@ -99,18 +99,21 @@ export function expectConflictNamed(message: string | undefined, branch: string,
   expect(message).toContain(fix);
 }
 
-/** A refused create of a second primary: its POST (409), the read naming the primary; nothing deleted or lost. */
+/**
+ * A refused create of a second primary: its POST (409), the read naming the primary; nothing deleted or lost. A create
+ * whose Check got no old inputs (`--replace`, a new URN) lists the branch first, naming computes named for the
+ * resource (provider/compute/strays.ts): `listedFirst`.
+ */
 export async function expectNothingLost(
   world: CliWorld,
   stack: AnyStack,
   up: Parameters<typeof calls>[0],
   old: string,
   branch: string,
+  listedFirst = true,
 ): Promise<void> {
-  expect(calls(up)).toEqual([
-    `POST ${endpointsOf(world)} 409`,
-    `GET /projects/${world.projectId}/branches/${branch}/endpoints 200`,
-  ]);
+  const list = `GET /projects/${world.projectId}/branches/${branch}/endpoints 200`;
+  expect(calls(up)).toEqual([...(listedFirst ? [list] : []), `POST ${endpointsOf(world)} 409`, list]);
   expect(await computesOn(world, branch)).toEqual([old]);
   expect(await stateIds(stack, "db")).toEqual([old]);
 }

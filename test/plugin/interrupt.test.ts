@@ -1,9 +1,10 @@
 /**
  * A `pulumi up` interrupted (CLI and plugin killed) after the service created a compute, before Pulumi recorded it:
  * the state keeps a pending create, and the next `up` warns of it and creates again. The compute the interrupted
- * attempt made cannot be proven to be that attempt's, so it is never taken: a replica's next up makes a new one and
- * the stray is left, named with the resource's tag (shown in the pending operation) for the user to delete; a
- * primary's next up fails on the branch's one primary, naming it and saying to delete it. Nothing held is lost.
+ * attempt made cannot be proven to be that attempt's (a twin stack's, or the one a `--replace` replaces, looks the
+ * same), so it is never taken: a replica's next up names it in a warning (provider/compute/strays.ts) and makes a new
+ * one; a primary's next up fails on the branch's one primary, naming it and offering adoptId first (it may be in
+ * use). Nothing held is lost.
  */
 import { Compute } from "../../provider";
 import { LocalStack } from "../../testing";
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => world.stop());
 
 async function interruptedAfterCreate(stack: LocalStack, running = stack.up({ skipPreview: true })) {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   while (
     !world.emulator.requests.some((r) => r.method === "POST" && r.path.endsWith("/endpoints") && r.status === 201)
   ) {
@@ -46,6 +47,10 @@ describe("an up interrupted after the service created the compute", () => {
 
     const next = ok(await stack.up());
     expect(next.warnings.join("\n")).toContain("interrupted while creating");
+    expect(next.warnings.join("\n")).toContain(
+      `Compute "replica" makes a new compute on branch ${branch}, where ${stray.id} (${stray.name}) is named for ` +
+        `this resource and not managed by it`,
+    );
     const id = String(outputs(stack).id);
     expect(id).not.toBe(stray.id);
     expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, id].sort());
@@ -54,7 +59,7 @@ describe("an up interrupted after the service created the compute", () => {
     await world.api.endpoints.delete(world.projectId, stray.id);
   });
 
-  it("a primary: the next up fails on the branch's primary, naming it and saying to delete it; then converges", async () => {
+  it("a primary: the next up fails on the branch's primary, naming it and offering adoptId first; then converges", async () => {
     const branch = world.branches.dev;
     const stack = world.stack(() => ({ id: new Compute("db", { projectId: world.projectId, branchId: branch }).id }));
     await interruptedAfterCreate(stack);
@@ -63,7 +68,8 @@ describe("an up interrupted after the service created the compute", () => {
     expect(next.error?.message).toContain(`its primary (read_write) compute is ${stray.id}`);
     expect(next.error?.message).toContain("carries this resource's tag");
     expect(next.error?.message).toContain(
-      `${stray.id} was probably left by an interrupted pulumi up (Pulumi then warned of a pending create)`,
+      `no state holds ${stray.id}: an interrupted pulumi up made it (Pulumi then warned of a pending create) or ` +
+        `pulumi state delete forgot it, and it may be in use: adopt it (set adoptId: "${stray.id}"`,
     );
     expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
     await world.api.endpoints.delete(world.projectId, stray.id);
@@ -91,7 +97,9 @@ describe("an up interrupted after the service created the compute", () => {
     expect(message).not.toMatch(/replaced from \([^)]*\), so give this resource the option deleteBeforeReplace/);
     expect(message).toContain("and the resource does not have the option deleteBeforeReplace: true");
     expect(message).toContain(
-      `Otherwise (it has the option, or this is no replacement), ${stray.id} was probably left by an interrupted`,
+      `Otherwise (it has the option, or this is no replacement), no state holds ${stray.id}: an interrupted pulumi ` +
+        `up made it (Pulumi then warned of a pending create) or pulumi state delete forgot it, and it may be in use: ` +
+        `adopt it (set adoptId: "${stray.id}"`,
     );
     await world.api.endpoints.delete(world.projectId, stray.id);
     ok(await stack.up());

@@ -12,7 +12,7 @@
  *   - a replica: the next `up` makes a second compute and converges; the first is the only extra compute, named
  *     `pulumi-<ownerTag>-<8 hex>`, and the audit counts it as a reported stray, not an orphan;
  *   - a primary: the branch holds one, so the next `up` fails with a 409 the provider explains (the compute carries
- *     this resource's tag, an interrupted `up` made it, delete it); the user deletes the compute the message names, and the next `up`
+ *     this resource's tag, an interrupted `up` made it, adopt or delete it); the user deletes the compute the message names, and the next `up`
  *     converges.
  */
 import { RequestLogEntry } from "../../emulator";
@@ -162,7 +162,7 @@ async function afterKilledPrimaryCreate(rig: Rig, declared: DeclaredWorld, urn: 
   const next = await rig.up(programOf(declared, rig.projects));
   problems.push(...warnedOf(next, urn, "creating"), ...untouched(next, stray.id));
   const message = next.errors[0]?.message ?? "";
-  for (const says of ["carries this resource's tag", "was probably left by an interrupted pulumi up", "delete it"])
+  for (const says of ["carries this resource's tag", "an interrupted pulumi up made it", "adopt it", "delete it"])
     if (!message.includes(says)) problems.push(`the failed up does not say "${says}": ${message || "no error"}`);
   const named = /its primary \(read_write\) compute is (ep-[a-z0-9-]+)/.exec(message)?.[1];
   if (named !== stray.id) problems.push(`the message names ${named}, the stray is ${stray.id}`);
