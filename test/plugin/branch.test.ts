@@ -441,13 +441,14 @@ describe("deleting a branch: refusals send no DELETE and name the branch", () =>
     expect(destroy.error?.message).toContain("because it is protected");
     expect(writes(destroy)).toEqual([]);
     expect((await world.api.endpoints.list(world.projectId)).map((e) => e.id)).toContain(compute);
-    // With protect: false set explicitly, the destroy goes ahead and Pulumi deletes the compute first, which Neon
-    // refuses on a protected branch: the message names the branch and what to do.
+    // With protect: false set explicitly, the destroy goes ahead and Pulumi deletes the compute first: the provider
+    // reads the branch, finds it protected on Neon, and refuses before sending anything (issue 23, item 14: what is
+    // on a protected branch survives every destroy); the message names the branch and what to do.
     declared.protect = false;
     ok(await stack.up({ skipPreview: true }));
     const refused = await stack.destroy();
     expect(refused.error?.message).toContain(`unprotect branch ${id} first`);
-    expect(writes(refused)).toEqual([`DELETE ${endpointsPath()}/${compute}`]);
+    expect(writes(refused)).toEqual([]);
     declared.protect = undefined;
     declared.args = { protected: false };
     ok(await stack.up({ skipPreview: true }));

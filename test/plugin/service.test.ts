@@ -162,17 +162,29 @@ describe("a protected branch", () => {
 
 describe("a branch created a moment ago", () => {
   it("a compute on it waits until the service has the branch ready (422 branch not ready yet, retried)", async () => {
-    const created = await axios.post(
-      `${world.emulator.baseUrl}/projects/${world.projectId}/branches`,
-      { branch: { name: "fresh" } },
-      { headers: { Authorization: `Bearer ${world.emulator.apiKey}` } },
-    );
-    const stack = computeStack(() => ({ branchId: created.data.branch.id }));
-    const up = ok(await stack.up({ skipPreview: true }));
-    const creates = requests(up).filter((r) => r.method === "POST" && r.path.endsWith("/endpoints"));
-    expect(creates.some((r) => r.status === 422)).toBe(true);
-    expect(creates[creates.length - 1].status).toBe(201);
-    ok(await stack.destroy({ skipPreview: true }));
+    // The service's clock stands still until the compute's create has met the 422: on a busy machine a running clock
+    // could make the branch ready before the program's create reached it, and the test would prove nothing.
+    const still = await neonWorld({ emulator: { branchReadyDelayMs: 4000, manualClock: true } });
+    const metNotReady = () =>
+      still.emulator.requests.some((r) => r.method === "POST" && r.path.endsWith("/endpoints") && r.status === 422);
+    const clock = setInterval(() => metNotReady() && still.emulator.clock.advance(5_000), 50);
+    try {
+      const created = await axios.post(
+        `${still.emulator.baseUrl}/projects/${still.projectId}/branches`,
+        { branch: { name: "fresh" } },
+        { headers: { Authorization: `Bearer ${still.emulator.apiKey}` } },
+      );
+      const program = () => ({
+        id: new Compute("db", { projectId: still.projectId, type: "read_only", branchId: created.data.branch.id }).id,
+      });
+      const up = ok(await still.stack(program).up({ skipPreview: true }));
+      const creates = requests(up).filter((r) => r.method === "POST" && r.path.endsWith("/endpoints"));
+      expect(creates.some((r) => r.status === 422)).toBe(true);
+      expect(creates[creates.length - 1].status).toBe(201);
+    } finally {
+      clearInterval(clock);
+      await still.stop();
+    }
   });
 });
 
