@@ -363,9 +363,11 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(dir.checkpoint().pending_operations ?? []).toEqual([]);
       expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
 
-      // So the next up (no warning now) creates a compute again, and the stray stays beside it.
+      // So the next up (no pending-create warning now) creates a compute again, naming the stray in the provider's
+      // warning (delete it, or adoptId), and the stray stays beside it.
       const next = await dir.ok(["up", "--yes", "--non-interactive"]);
       expect(next.stdout).not.toContain("pending operations");
+      expect(next.stdout).toContain(`${stray.id} (${stray.name}) is named for this resource and not managed by it`);
       expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
       expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
