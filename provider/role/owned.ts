@@ -12,7 +12,7 @@
  * Whether Neon answers a role's DELETE sent while the database's delete operation runs with 422 (the database still
  * counted) or 423 (the project busy) is not documented; the emulator answers 423 (a **guess**: its database is gone
  * as soon as its delete is answered). Both converge: a 423 is retried by the client, and a 422 lands here, which waits
- * for the branch's operations before reading again.
+ * for the branch's operations before sending again, even when the databases are no longer listed.
  */
 import { NeonError, isDone } from "../../sdk";
 import { deletesRunning } from "../shared/deletes-in-flight";
@@ -36,7 +36,12 @@ export async function databasesStillOwned(
   const deadline = Date.now() + budgetMs;
   for (let attempt = 0; ; attempt++) {
     const owned = await ownedDatabases(address);
-    if (owned === undefined || owned.length === 0) return owned;
+    if (owned === undefined) return owned;
+    // none listed: the service may still count one whose delete operation runs (422 first), so let that end first
+    if (owned.length === 0) {
+      await until(waitForOperations(address, await branchOperations(address)), deadline);
+      return owned;
+    }
     const deleting = deletesRunning(owned.map((name) => ({ kind: "database", ...address, name })));
     const running = await branchOperations(address);
     if ((deleting.length === 0 && running.length === 0) || Date.now() >= deadline) return owned;
