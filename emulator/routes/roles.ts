@@ -40,7 +40,9 @@ function create(ctx: RequestContext): Reply {
 /**
  * DELETE → 200 `{role, operations}`; 204 when the branch has no such role ("Returned if the role doesn't exist or has
  * already been deleted"). A role that owns a database is refused: Neon docs, Manage roles: "you cannot delete a role
- * that owns a database. The database must be deleted before" (status 422: **guess**).
+ * that owns a database. The database must be deleted before" (status 422: **guess**). The ownership check comes before
+ * the project lock and a deleted database is gone at once, so while the delete of the database it owned runs, the
+ * answer is 423 (**guess**: README "Guesses"; the provider converges under either).
  */
 function remove(ctx: RequestContext): Reply {
   const { store, lifecycle } = ctx.state;

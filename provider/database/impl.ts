@@ -10,6 +10,7 @@ import { planDatabaseChange } from "./diff";
 import { databaseTarget, inputsOf, toOutputs } from "./mapping";
 import { updateDatabase } from "./update";
 import { addressOf } from "../shared/branch-objects";
+import { trackDelete } from "../shared/deletes-in-flight";
 import { resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
@@ -67,11 +68,14 @@ export const update = withHints(
  * Deletes and waits; a database already gone is fine (once its project answers). Identity before write
  * (shared/identity.ts): one renamed outside Pulumi is deleted under its new name, and a database that took the state's
  * name (a blue/green swap) is never deleted in its place.
+ * Registered while it runs (shared/deletes-in-flight.ts): a delete of the role owning it waits for it.
  */
 export const deleteDatabase = withHints(inState, async (id: string, props: Props): Promise<void> => {
   const { projectId, branchId } = addressOf(props);
-  await refuseDeleteOnProtectedBranch(`database ${String(props.name)}`, props);
-  const name = await nameToWrite(databaseTarget(id, props), "delete");
-  if (name === undefined) return;
-  await resendWhileUnknown(async () => void (await client().databases.delete(projectId, branchId, name)));
+  await trackDelete({ kind: "database", projectId, branchId, name: String(props.name) }, async () => {
+    await refuseDeleteOnProtectedBranch(`database ${String(props.name)}`, props);
+    const name = await nameToWrite(databaseTarget(id, props), "delete");
+    if (name === undefined) return;
+    await resendWhileUnknown(async () => void (await client().databases.delete(projectId, branchId, name)));
+  });
 });

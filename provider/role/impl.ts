@@ -9,7 +9,8 @@ import { createRole } from "./create";
 import { createWarning, deleteFirstWarning, planRoleChange, resetWarning } from "./diff";
 import { RoleAddress, roleAddressOf, toOutputs } from "./mapping";
 import { passwordNow } from "./passwords";
-import { explainDeleteRefused, roleGone } from "./refusal";
+import { databasesStillOwned } from "./owned";
+import { explainDeleteRefused, ownsDatabases, roleGone } from "./refusal";
 import { updateRole } from "./update";
 
 import { errorKind, resendWhileUnknown } from "../shared/errors";
@@ -114,21 +115,39 @@ export const update = withHints(
 
 /**
  * Deletes and waits; a role already gone is fine (once its project answers). A delete whose outcome is unknown is read
- * back by the client and only then sent again. A refusal because the role owns a database names the database.
+ * back by the client and only then sent again. Refused because the role owns a database: when that database is being
+ * deleted (by this `up`, in parallel: a Database whose ownerName is a plain string), the delete waits for it and is
+ * sent again (owned.ts); else the refusal names the databases.
  */
 export const deleteRole = withHints(inState, async (id: string, props: Props): Promise<void> => {
   const address = roleAddressOf(props, id);
-  const { projectId, branchId, name } = address;
-  await refuseDeleteOnProtectedBranch(`role ${name}`, props);
+  await refuseDeleteOnProtectedBranch(`role ${address.name}`, props);
   if ((await nameToWrite(roleTarget(id, props), "delete")) === undefined) return;
   try {
-    let deleted = true;
-    await resendWhileUnknown(
-      async () => void (deleted = (await client().roles.delete(projectId, branchId, name)).role !== undefined),
-    );
-    if (!deleted) await assertProjectReachable(projectId, roleNamed(address));
+    await sendDelete(address);
   } catch (error) {
-    if (!["validation", "conflict"].includes(errorKind(error) ?? "")) throw error;
-    throw (await explainDeleteRefused(address, error)) ?? error;
+    if (!refused(error)) throw error;
+    const owned = await databasesStillOwned(address);
+    if (owned === undefined) throw error;
+    if (owned.length > 0) throw ownsDatabases(address, owned, error);
+    try {
+      await sendDelete(address);
+    } catch (again) {
+      if (!refused(again)) throw again;
+      throw (await explainDeleteRefused(address, again)) ?? again;
+    }
   }
 });
+
+/** A refusal by the role's state (Neon: it owns a database): the DELETE was not applied, so it may be sent again. */
+const refused = (error: unknown): boolean => ["validation", "conflict"].includes(errorKind(error) ?? "");
+
+/** One DELETE (resent only once read back as not applied); a role not there is fine once its project answers. */
+async function sendDelete(address: RoleAddress): Promise<void> {
+  const { projectId, branchId, name } = address;
+  let deleted = true;
+  await resendWhileUnknown(
+    async () => void (deleted = (await client().roles.delete(projectId, branchId, name)).role !== undefined),
+  );
+  if (!deleted) await assertProjectReachable(projectId, roleNamed(address));
+}

@@ -39,19 +39,29 @@ export function alreadyOnBranch(address: RoleAddress, cause?: unknown): Error {
 export async function explainDeleteRefused(address: RoleAddress, error: unknown): Promise<Error | undefined> {
   const owned = await ownedDatabases(address);
   if (owned === undefined || owned.length === 0) return undefined;
+  return ownsDatabases(address, owned, error);
+}
+
+/**
+ * The role still owns `owned` (none of them was being deleted, or they outlived the wait: role/owned.ts). The usual
+ * cause in a program: a Database whose `ownerName` is a plain string, so Pulumi does not know to delete it first.
+ */
+export function ownsDatabases(address: RoleAddress, owned: string[], error: unknown): Error {
   const list = owned.join(", ");
   const them = owned.length > 1 ? "them" : "it";
   return new Error(
     `Neon refused to delete role ${address.name} of branch ${address.branchId} (${(error as Error).message}): it ` +
       `owns database${owned.length > 1 ? "s" : ""} ${list}, and a role that owns a database cannot be deleted. ` +
       `Delete ${them} first, or give ${them} another owner (a Database resource's ownerName; a database made outside ` +
-      `Pulumi: the Neon console), then run the command again.`,
+      `Pulumi: the Neon console), then run the command again; for a Database of this program, declare ownerName: ` +
+      `role.name (the Role's output), so that Pulumi deletes the database before the role ` +
+      `(docs/resources.md#role).`,
     { cause: error },
   );
 }
 
 /** The names of the branch's databases the role owns; undefined when they cannot be read. */
-async function ownedDatabases(address: RoleAddress): Promise<string[] | undefined> {
+export async function ownedDatabases(address: RoleAddress): Promise<string[] | undefined> {
   try {
     const databases = await found(() => client().databases.list(address.projectId, address.branchId));
     return databases?.filter((db) => db.owner_name === address.name).map((db) => db.name);

@@ -1,0 +1,83 @@
+/**
+ * Issue 23, item 19: a Role and a Database it owns, removed from the program together, go in one `up`. The database's
+ * `ownerName` is a plain string (`"app"` beside `new Role("app", { name: "app" })`), so the engine sees no dependency
+ * and sends both deletes at once; both go through one plugin process and its project lock. When the role's DELETE is
+ * sent first, Neon refuses it (the role owns a database) while the database's delete is still coming: the role's delete
+ * must wait for it and then delete, not fail with a raw 422 that only a second `up` gets past.
+ *
+ * The order is made certain by the emulator: the database delete's first read (its identity check, a GET of the
+ * branch's databases) is held back, so the role's DELETE reaches the service first and is refused.
+ */
+import { Database, Role } from "../../provider";
+import { neonWorld, NeonWorld, ok, ops, requests, writes } from "./world";
+
+let world: NeonWorld;
+let declared: { role: boolean; database: boolean };
+
+beforeAll(async () => {
+  world = await neonWorld();
+});
+afterAll(() => world.stop());
+
+const base = () => `/projects/${world.projectId}/branches/${world.branches.dev}`;
+
+describe("a role and the database it owns (a plain-string ownerName)", () => {
+  const stack = () =>
+    world.stack(() => {
+      const where = { projectId: world.projectId, branchId: world.branches.dev };
+      const out: Record<string, unknown> = {};
+      if (declared.role) out.role = new Role("app", { ...where, name: "app" }).id;
+      if (declared.database) out.database = new Database("appdb", { ...where, name: "appdb", ownerName: "app" }).id;
+      return out;
+    });
+
+  it("are both deleted in one up: the role's refused delete waits for the database's, then deletes", async () => {
+    declared = { role: true, database: false };
+    const both = stack();
+    ok(await both.up());
+    declared = { role: true, database: true };
+    ok(await both.up());
+
+    declared = { role: false, database: false };
+    world.emulator.faults.add({ method: "GET", path: /\/databases$/, kind: "slow", delayMs: 1500, times: 1 });
+    const up = await both.up({ skipPreview: true });
+    world.emulator.faults.clear();
+    expect(up.error?.message).toBeUndefined();
+    expect(ops(up, "app", "appdb")).toEqual(["delete app", "delete appdb"]);
+    // the role's first DELETE was refused (the database still stood), and sent again once the database was gone
+    expect(writes(up)).toEqual([
+      `DELETE ${base()}/roles/app`,
+      `DELETE ${base()}/databases/appdb`,
+      `DELETE ${base()}/roles/app`,
+    ]);
+    expect(requests(up).map((r) => `${r.method} ${r.path} ${r.status}`)).toContain(`DELETE ${base()}/roles/app 422`);
+    expect(both.state.resources.filter((r) => /::(app|appdb)$/.test(r.urn))).toEqual([]);
+    const roles = (await world.api.roles.list(world.projectId, world.branches.dev)).map((r) => r.name);
+    const databases = (await world.api.databases.list(world.projectId, world.branches.dev)).map((d) => d.name);
+    expect(roles).not.toContain("app");
+    expect(databases).not.toContain("appdb");
+  });
+
+  it("the role alone removed: refused at once (nothing deletes the database), naming it and ownerName: role.name", async () => {
+    declared = { role: true, database: false };
+    const alone = stack();
+    ok(await alone.up());
+    declared = { role: true, database: true };
+    ok(await alone.up());
+    declared = { role: false, database: true };
+    const up = await alone.up({ skipPreview: true });
+    expect(up.error?.message).toContain(
+      `Neon refused to delete role app of branch ${world.branches.dev} (HTTP 422: role app owns database`,
+    );
+    expect(up.error?.message).toContain(
+      "it owns database appdb, and a role that owns a database cannot be deleted. Delete it first, or give it " +
+        "another owner",
+    );
+    expect(up.error?.message).toContain("declare ownerName: role.name (the Role's output)");
+    expect(up.error?.message).not.toContain("\n");
+    expect(writes(up)).toEqual([`DELETE ${base()}/roles/app`]);
+    declared = { role: false, database: false };
+    ok(await alone.up());
+    expect(alone.state.resources.filter((r) => /::(app|appdb)$/.test(r.urn))).toEqual([]);
+  });
+});
