@@ -32,6 +32,11 @@ function verdict(c: Case, failures: { property: string; reason: string }[]): voi
 }
 
 describe("check against the oracle, in process", () => {
+  // A key is configured, as for any user whose inputs are judged: with none at all, Check refuses the preview first.
+  const keyBefore = process.env.NEON_API_KEY;
+  beforeAll(() => (process.env.NEON_API_KEY = "napi_in_process_check"));
+  afterAll(() => (keyBefore === undefined ? delete process.env.NEON_API_KEY : (process.env.NEON_API_KEY = keyBefore)));
+
   it(`Compute: ${IN_PROCESS_RUNS} generated inputs`, async () => {
     await fc.assert(
       fc.asyncProperty(computeCase(), async (c) => verdict(c, (await computeImpl.check({}, c.inputs)).failures ?? [])),
