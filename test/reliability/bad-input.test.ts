@@ -26,17 +26,18 @@ const PLUGIN_RUNS = 300;
  */
 const INVALID_UPS = Number(process.env.RELIABILITY_INVALID_UPS ?? 10);
 
+// A key is configured for the checks run in this process, as for any user whose inputs are judged: with none at all,
+// Check refuses the preview before it looks at the inputs (issue 23, item 13).
+const keyBefore = process.env.NEON_API_KEY;
+beforeAll(() => (process.env.NEON_API_KEY = "napi_in_process_check"));
+afterAll(() => (keyBefore === undefined ? delete process.env.NEON_API_KEY : (process.env.NEON_API_KEY = keyBefore)));
+
 function verdict(c: Case, failures: { property: string; reason: string }[]): void {
   const problems = disagreements(c, failures);
   if (problems.length > 0) throw new Error(`${problems.join("; ")}\ninputs: ${JSON.stringify(c.inputs)}`);
 }
 
 describe("check against the oracle, in process", () => {
-  // A key is configured, as for any user whose inputs are judged: with none at all, Check refuses the preview first.
-  const keyBefore = process.env.NEON_API_KEY;
-  beforeAll(() => (process.env.NEON_API_KEY = "napi_in_process_check"));
-  afterAll(() => (keyBefore === undefined ? delete process.env.NEON_API_KEY : (process.env.NEON_API_KEY = keyBefore)));
-
   it(`Compute: ${IN_PROCESS_RUNS} generated inputs`, async () => {
     await fc.assert(
       fc.asyncProperty(computeCase(), async (c) => verdict(c, (await computeImpl.check({}, c.inputs)).failures ?? [])),
