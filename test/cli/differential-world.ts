@@ -161,12 +161,16 @@ export class IdLabels {
     this.labels.set(id, generation === 1 ? `{${base}}` : `{${base}#${generation}}`);
   }
 
-  /** Every id in a text replaced by its label; an id not seen is `{ep:?}`, `{key:?}`; operations are `{op}`. */
+  /**
+   * Every id in a text replaced by its label; an id not seen is `{ep:?}`, `{key:?}`; operations are `{op}`; the random
+   * part of a compute's name is `{n}`.
+   */
   text(value: string): string {
     let out = value.split(this.emulator.projectId).join("{project}");
     for (const [name, id] of Object.entries(this.emulator.branches)) out = out.split(id).join(`{br:${name}}`);
     out = out.replace(/ep-[a-z]+-[a-z]+-\d{6}/g, (id) => this.labels.get(id) ?? "{ep:?}");
     out = out.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "{op}");
+    out = out.replace(/\b(pulumi-[0-9a-f]{12})-[0-9a-f]{8}\b/g, "$1-{n}"); // a compute's name: its tag, then a random part
     out = out.replace(
       /(\/api_keys\/)(\d+)/g,
       (_, prefix: string, id: string) => prefix + (this.labels.get(id) ?? "{key:?}"),
