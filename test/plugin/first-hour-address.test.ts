@@ -108,7 +108,15 @@ describe("a long wait says what it waits for in the Pulumi log, once after ~5 s,
     const id = String(outputs(stack).id);
     lockedSuspend = 600;
     world.emulator.faults.add({ method: "PATCH", path: `/endpoints/${id}`, kind: "423", times: 10_000 });
-    const unlock = setTimeout(() => world.emulator.faults.clear(), 7_000);
+    // The lock lasts ~7 s from the first refused PATCH, not from now: on a busy machine the plugin's start alone can
+    // take that long, and the lock would be gone before the update met it.
+    let unlock: NodeJS.Timeout | undefined;
+    const refused = () =>
+      world.emulator.requests.some((r) => r.method === "PATCH" && r.status === 423 && r.path.endsWith(`/${id}`));
+    const watch = setInterval(() => {
+      if (unlock || !refused()) return;
+      unlock = setTimeout(() => world.emulator.faults.clear(), 7_000);
+    }, 50);
     try {
       const up = ok(await stack.up({ skipPreview: true }));
       const lines = progressLines(up);
@@ -121,6 +129,7 @@ describe("a long wait says what it waits for in the Pulumi log, once after ~5 s,
         ),
       );
     } finally {
+      clearInterval(watch);
       clearTimeout(unlock);
       world.emulator.faults.clear();
     }
