@@ -22,14 +22,14 @@
  *   besides it. The next `up`'s create names it in a warning (provider/compute/strays.ts), as after two Ctrl-Cs and
  *   after `pulumi state delete` of the compute.
  */
-import { ChildProcess, spawn } from "child_process";
-import * as fs from "fs";
+import { ChildProcess } from "child_process";
 import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
 import { Compute } from "../../provider";
 import { NeonClient } from "../../sdk";
 import { CommandResult, LocalStack } from "../../testing";
 import { cliRootOrThrow } from "./cli-world";
+import { ProgramDir, Run } from "./program-dir";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const PROJECT = "interrupted";
@@ -48,129 +48,25 @@ beforeAll(async () => {
 });
 afterAll(() => emulator?.close());
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** The emulator's requests during the run. */
-  requests: { method: string; path: string; status: number }[];
-}
-
-interface Checkpoint {
-  resources?: { urn: string; id?: string; type: string }[];
-  pending_operations?: { type: string; resource: { urn: string; inputs: Record<string, unknown> } }[];
-}
-
-/** A Pulumi project directory inside the repository, its file backend and PULUMI_HOME, and the CLI run on it. */
-class ProgramDir {
-  readonly root = fs.mkdtempSync(path.join(REPO_ROOT, "test", "cli", ".tmp-interrupt-"));
-  readonly program = path.join(this.root, "program");
-  readonly env: NodeJS.ProcessEnv;
-
-  constructor() {
-    fs.mkdirSync(this.program);
-    fs.mkdirSync(path.join(this.root, "backend"));
-    fs.writeFileSync(
-      path.join(this.program, "Pulumi.yaml"),
-      `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
-    );
-    fs.writeFileSync(
-      path.join(this.program, "index.js"),
-      [
-        `const pulumi = require("@pulumi/pulumi");`,
-        `const { Compute } = require("pulumi-neon-dynamic");`,
-        `const config = new pulumi.Config();`,
-        `const replica = new Compute("replica", {`,
-        `  projectId: config.require("projectId"),`,
-        `  branchId: config.require("branchId"),`,
-        `  type: "read_only",`,
-        `});`,
-        `exports.id = replica.id;`,
-        ``,
-      ].join("\n"),
-    );
-    this.env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${path.join(this.root, "backend")}`,
-      PULUMI_HOME: path.join(this.root, "home"),
-      PULUMI_CONFIG_PASSPHRASE: "pulumi-neon-dynamic-tests",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_OPTION_NON_INTERACTIVE: "true",
-      PATH: `${path.join(cliRoot, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-      NEON_API_KEY: "",
-      NEON_API_HOST: "",
-    };
-  }
-
-  /** `pulumi <args>` in the program's directory, in a process group of its own; `started` sees the child. */
-  run(args: string[], started?: (child: ChildProcess) => void): Promise<Run> {
-    const mark = emulator.requests.length;
-    return new Promise((resolve, reject) => {
-      const child = spawn(path.join(cliRoot, "bin", "pulumi"), args, {
-        cwd: this.program,
-        env: this.env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout?.on("data", (chunk) => (stdout += chunk));
-      child.stderr?.on("data", (chunk) => (stderr += chunk));
-      child.on("error", reject);
-      child.on("close", (code, signal) =>
-        resolve({ code, signal, stdout, stderr, requests: emulator.requests.slice(mark) }),
-      );
-      started?.(child);
-    });
-  }
-
-  /** Like `run`, and fails the test with the CLI's output when it does not exit 0. */
-  async ok(args: string[]): Promise<Run> {
-    const result = await this.run(args);
-    if (result.code !== 0)
-      throw new Error(`pulumi ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-    return result;
-  }
-
-  /** The stack's checkpoint as the file backend keeps it. */
-  checkpoint(): Checkpoint {
-    const file = path.join(this.root, "backend", ".pulumi", "stacks", PROJECT, "dev.json");
-    return (JSON.parse(fs.readFileSync(file, "utf8")) as { checkpoint: { latest: Checkpoint } }).checkpoint.latest;
-  }
-
-  /** Processes still running with this directory's PULUMI_HOME: those the CLI started and left behind. */
-  survivors(): { pid: number; command: string }[] {
-    const marker = `PULUMI_HOME=${this.env.PULUMI_HOME}`;
-    const found: { pid: number; command: string }[] = [];
-    for (const entry of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-      try {
-        const environ = fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
-        if (!environ.includes(marker)) continue;
-        const command = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ").trim();
-        found.push({ pid: Number(entry), command });
-      } catch {
-        // gone, or not ours to read
-      }
-    }
-    return found;
-  }
-
-  /** Kills (by pid) what the CLI left running, then removes the directory. */
-  async dispose(): Promise<void> {
-    for (const { pid } of this.survivors()) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    fs.rmSync(this.root, { recursive: true, force: true });
-  }
-}
+/** The program: a read-only compute on the configured branch. */
+const newProgramDir = () =>
+  new ProgramDir({
+    prefix: "interrupt",
+    project: PROJECT,
+    emulator,
+    cliRoot,
+    program: [
+      `const pulumi = require("@pulumi/pulumi");`,
+      `const { Compute } = require("pulumi-neon-dynamic");`,
+      `const config = new pulumi.Config();`,
+      `const replica = new Compute("replica", {`,
+      `  projectId: config.require("projectId"),`,
+      `  branchId: config.require("branchId"),`,
+      `  type: "read_only",`,
+      `});`,
+      `exports.id = replica.id;`,
+    ],
+  });
 
 /** True once the emulator has answered a create of a compute (201) after `mark`. */
 const createAnswered = (mark: number) =>
@@ -285,7 +181,7 @@ async function destroyLeavingStray(dir: ProgramDir, branch: string, held: unknow
 describe("an up killed after the service created a replica, before the CLI recorded it", () => {
   it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, creates again, and the stray stays", async () => {
     const branch = emulator.branches.staging;
-    const dir = new ProgramDir();
+    const dir = newProgramDir();
     try {
       const stray = await killedUp(dir, branch);
 
@@ -341,7 +237,7 @@ describe("an up killed after the service created a replica, before the CLI recor
   it('the real CLI: `pulumi refresh --import-pending-creates <urn> <id>` (what the interactive refresh\'s "import" does) drops the pending create without importing the compute', async () => {
     // A branch of its own (the fixture's main holds a primary): what the earlier test leaves does not matter here.
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "import-pending" } })).branch.id;
-    const dir = new ProgramDir();
+    const dir = newProgramDir();
     try {
       const stray = await killedUp(dir, branch);
       await dir.ok(["cancel", "--yes", "--non-interactive"]);
@@ -448,7 +344,7 @@ function ctrlC(child: ChildProcess): void {
 describe("computes named for the resource that no state holds, through the real CLI", () => {
   it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: the compute the interrupted create made is named", async () => {
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "sigint-twice" } })).branch.id;
-    const dir = new ProgramDir();
+    const dir = newProgramDir();
     try {
       await initStack(dir, branch);
       const mark = emulator.requests.length;
@@ -482,7 +378,7 @@ describe("computes named for the resource that no state holds, through the real 
 
   it("`pulumi state delete <urn of a replica>`, then up: the user is told of the forgotten compute, which is never taken", async () => {
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "state-delete" } })).branch.id;
-    const dir = new ProgramDir();
+    const dir = newProgramDir();
     try {
       await initStack(dir, branch);
       await dir.ok(["up", "--yes", "--skip-preview", "--non-interactive"]);
