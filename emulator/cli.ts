@@ -232,9 +232,6 @@ async function main(): Promise<void> {
     return;
   }
   const { em, notes } = await start(options);
-  for (const note of notes) process.stderr.write(`neon-emulator: ${note}\n`);
-  process.stderr.write(`neon-emulator: service behaviours: ${em.describe()}\n`);
-  process.stdout.write(`${readyLines(em, options.organization).join("\n")}\n`);
   const stop = (signal: string): void => {
     const what = options.stateFile ? `saving state to ${options.stateFile} and closing` : "closing";
     process.stderr.write(`neon-emulator: ${signal}, ${what}\n`);
@@ -247,8 +244,13 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Before the ready lines: a supervisor may signal as soon as it reads them, and a signal with no handler yet ends
+  // the process without saving its world (seen in CI on a busy machine).
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+  for (const note of notes) process.stderr.write(`neon-emulator: ${note}\n`);
+  process.stderr.write(`neon-emulator: service behaviours: ${em.describe()}\n`);
+  process.stdout.write(`${readyLines(em, options.organization).join("\n")}\n`);
 }
 
 if (require.main === module) {
