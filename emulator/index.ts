@@ -15,6 +15,7 @@ import { OperationEngine, type OperationRule } from "./operations";
 import { Saver } from "./persistence";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit";
 import { ReplyScript, type ReplyRule } from "./replies";
+import { passwordsOf, snapshotOf } from "./snapshot";
 import { createApp, type RequestLogEntry } from "./server";
 import type { Store } from "./store";
 import type { Fixture, OrgRole, Plan } from "./types";
@@ -138,9 +139,9 @@ function saverFor(file: string | undefined, store: Store, now: () => number): Sa
   const serialize = (): string | undefined => {
     if (!store.dirty) return undefined;
     store.dirty = false;
-    return JSON.stringify(store.snapshot(now()));
+    return JSON.stringify(snapshotOf(store, now()));
   };
-  return new Saver(file, serialize, 50, () => JSON.stringify(store.passwords()));
+  return new Saver(file, serialize, 50, () => JSON.stringify(passwordsOf(store)));
 }
 
 /**

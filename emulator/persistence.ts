@@ -1,6 +1,6 @@
 import { promises as fsp, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { RolePasswords, Snapshot } from "./store";
+import type { RolePasswords, Snapshot } from "./snapshot";
 
 /**
  * The state file: written to a temporary file, fsynced, then renamed over the old one, so a crash or a

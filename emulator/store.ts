@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { ApiError, notFound } from "./errors";
-import { newRolePassword, newWorldId } from "./ids";
+import { newWorldId } from "./ids";
 import type {
   Account,
   Branch,
@@ -18,38 +18,13 @@ import type { WorldIdentity } from "./world-identity";
 /** sha256 hex of a key secret: the only form in which a key is kept (in memory and in the state file). */
 export const hashKey = (secret: string): string => createHash("sha256").update(secret).digest("hex");
 
-/** The serializable world, as written to the state file (key hashes only, never a secret). */
-export interface Snapshot {
-  version: 1;
-  clockNow: number;
-  seq: number;
-  nextKeyId: number;
-  accounts: Account[];
-  organizations?: Organization[]; // absent in files written before organizations were modelled
-  keys: KeyRecord[]; // with their scope (orgId, projectId)
-  projects: Project[];
-  branches: Branch[];
-  endpoints: EndpointRecord[];
-  operations: OperationRecord[];
-  deletedEndpoints?: [string, string][]; // written by earlier versions; ignored (a delete of any absent id is 204)
-  roles?: RoleRecord[]; // without their passwords (see RolePasswords); absent in files written before roles were modelled
-  databases?: DatabaseRecord[];
-  nextDatabaseId?: number;
-  world?: WorldIdentity; // absent in files written before worlds had ids
-}
-
-/**
- * The role passwords, branch id → role name → password: the state file's `.passwords` companion (mode 0600), so that
- * the state file itself holds no secret and can be shared.
- */
-export type RolePasswords = Record<string, Record<string, string>>;
-
 /** The key of a branch's role or database in the store's maps (a name may hold any character but NUL). */
 const named = (branchId: string, name: string): string => `${branchId}\u0000${name}`;
 
 /**
  * The world: accounts, keys, projects, branches, computes and operations, with ownership checks in the
- * lookups so no route can hand out another account's object (they answer 404, like the real service).
+ * lookups so no route can hand out another account's object (they answer 404, like the real service). Only the
+ * collections: the rules that change them are in domain/, their form in a state file in snapshot.ts.
  */
 export class Store {
   readonly accounts = new Map<string, Account>();
@@ -119,7 +94,8 @@ export class Store {
     return rec;
   }
 
-  private insertKey(rec: KeyRecord): void {
+  /** Puts a key record in place (a new one, or one a state file holds: snapshot.ts). */
+  insertKey(rec: KeyRecord): void {
     this.keys.set(rec.id, rec);
     this.keysByHash.set(rec.hash, rec);
     this.dirty = true;
@@ -264,62 +240,5 @@ export class Store {
     if (!list) this.opsByProject.set(op.projectId, (list = []));
     list.push(op);
     this.dirty = true;
-  }
-
-  snapshot(clockNow: number): Snapshot {
-    return {
-      version: 1,
-      clockNow,
-      seq: this.seq,
-      nextKeyId: this.nextKeyId,
-      accounts: [...this.accounts.values()],
-      organizations: [...this.organizations.values()],
-      keys: [...this.keys.values()],
-      projects: [...this.projects.values()],
-      branches: [...this.branches.values()],
-      endpoints: [...this.endpoints.values()],
-      operations: [...this.operations.values()],
-      roles: [...this.roles.values()].map(({ password: _secret, ...r }) => r),
-      databases: [...this.databases.values()],
-      nextDatabaseId: this.nextDatabaseId,
-      world: this.world,
-    };
-  }
-
-  /** The role passwords, for the state file's `.passwords` companion. */
-  passwords(): RolePasswords {
-    const out: RolePasswords = {};
-    for (const r of this.roles.values()) if (r.password !== undefined) (out[r.branchId] ??= {})[r.name] = r.password;
-    return out;
-  }
-
-  /**
-   * The world of a state file. `passwords`: its `.passwords` companion; a login role whose password it lacks (the
-   * companion deleted, say) gets `newPassword()`.
-   */
-  static restore(s: Snapshot, passwords: RolePasswords = {}): Store {
-    if (s.version !== 1) throw new Error(`unsupported state file version ${String(s.version)}`);
-    const st = new Store();
-    st.seq = s.seq;
-    st.nextKeyId = s.nextKeyId;
-    for (const a of s.accounts) st.accounts.set(a.id, a);
-    for (const o of s.organizations ?? []) st.organizations.set(o.id, o);
-    for (const k of s.keys) st.insertKey(k);
-    for (const p of s.projects) st.projects.set(p.id, p);
-    for (const b of s.branches) st.branches.set(b.id, b);
-    for (const e of s.endpoints) st.endpoints.set(e.id, e);
-    for (const o of [...s.operations].sort((a, b) => a.seq - b.seq)) st.addOperation(o);
-    let regenerated = false;
-    for (const r of s.roles ?? []) {
-      const kept = passwords[r.branchId]?.[r.name];
-      regenerated ||= !r.noLogin && kept === undefined;
-      st.addRole(r.noLogin ? r : { ...r, password: kept ?? newRolePassword() });
-    }
-    for (const d of s.databases ?? []) st.addDatabase(d);
-    st.nextDatabaseId = s.nextDatabaseId ?? st.nextDatabaseId;
-    if (s.world) st.world = s.world;
-    else regenerated = true; // the id a world written before worlds had ids gets now is kept
-    st.dirty = regenerated; // a new password is saved at the next write
-    return st;
   }
 }

@@ -1,5 +1,6 @@
 import { newWorldId } from "./ids";
-import { hashKey, type Snapshot } from "./store";
+import type { Snapshot } from "./snapshot";
+import { hashKey } from "./store";
 
 /**
  * Which world an emulator serves, so that a client can tell "this emulator was started fresh" from "this key is

@@ -3,6 +3,7 @@ import { createClock, type Clock } from "./clock";
 import { DEFAULT_PROJECT, loadFixture, seedAccount, seedProject, type Seeded } from "./fixture";
 import { newApiKeySecret, newOrgId } from "./ids";
 import { readPasswords, readState } from "./persistence";
+import { restoreStore } from "./snapshot";
 import { Store } from "./store";
 import { replacing } from "./world-identity";
 import type { Fixture, OrgRole, Plan } from "./types";
@@ -39,7 +40,7 @@ export function loadWorld(options: WorldOptions): { store: Store; clock: Clock; 
     if (saved) store.world = replacing(saved);
     return { store, clock, seeded };
   }
-  const store = Store.restore(saved, readPasswords(options.stateFile as string));
+  const store = restoreStore(saved, readPasswords(options.stateFile as string));
   const startAt = options.manualClock ? saved.clockNow : Math.max(saved.clockNow, Date.now());
   const clock = createClock({ manual: options.manualClock, timeScale: options.timeScale, startAt });
   if (saved.roles === undefined) seedOlderWorld(store, clock.now());
