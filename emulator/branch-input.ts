@@ -10,7 +10,7 @@ import { applySizes, branchId, configFields, requireObject } from "./validation"
  * The bodies of the branch routes (OpenAPI `BranchCreateRequest` + `AnnotationCreateValueRequest`,
  * `BranchUpdateRequest`, `BranchRestoreRequest`), checked field by field: every failure is a 400 naming the field;
  * unknown fields are ignored, as the service does. Rules that need the world (a parent's creation, names taken) are
- * the routes'.
+ * domain/'s (branch-create.ts, branches.ts, branch-restore.ts).
  */
 
 type Obj = Record<string, unknown>;
@@ -20,7 +20,7 @@ export interface BranchCreateInput {
   name?: string;
   parentId?: string;
   parentLsn?: string;
-  parentTimestampRaw?: unknown; // checked against the parent by the route (timestamps.pointInTime)
+  parentTimestampRaw?: unknown; // checked against the parent by domain/branch-create.ts (timestamps.pointInTime)
   protected?: boolean;
   initSource: InitSource;
   expiresAt?: number;
@@ -140,7 +140,7 @@ export function parseBranchUpdate(body: unknown, now: number): BranchUpdateInput
 export interface BranchRestoreInput {
   sourceBranchId: string;
   sourceLsn?: string;
-  sourceTimestampRaw?: unknown; // checked against the source by the route
+  sourceTimestampRaw?: unknown; // checked against the source by domain/branch-restore.ts
   preserveUnderName?: string;
 }
 

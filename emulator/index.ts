@@ -10,8 +10,8 @@ import {
 } from "./behaviours";
 import { answerClientError } from "./client-error";
 import { FaultInjector, type FaultKind, type FaultRule } from "./faults";
-import { Lifecycle } from "./lifecycle";
-import { OperationEngine, type OperationRule } from "./operations";
+import { createService } from "./domain/service";
+import type { OperationRule } from "./operations";
 import { Saver } from "./persistence";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit";
 import { ReplyScript, type ReplyRule } from "./replies";
@@ -151,14 +151,14 @@ function saverFor(file: string | undefined, store: Store, now: () => number): Sa
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const behaviours = behavioursOf(options);
   const { store, clock, seeded } = loadWorld(options);
-  const ops = new OperationEngine(store, options.operationDurationMs ?? 1000);
-  const lifecycle = new Lifecycle(store, ops);
+  const service = createService(store, behaviours, options.operationDurationMs ?? 1000);
+  const { ops, lifecycle } = service;
   const faults = new FaultInjector(options.faults);
   const replies = new ReplyScript();
   const saver = saverFor(options.stateFile, store, () => clock.now());
   const log = new RequestLog();
   const app = createApp(
-    { store, ops, lifecycle, clock, behaviours },
+    { ...service, clock },
     {
       faults,
       replies,

@@ -193,7 +193,7 @@ export class Lifecycle {
 
   /**
    * A delete with `deleteOperations`: one suspend_compute (running), as the official spec's example shows (also
-   * for an idle compute, as in that example); the route removes the compute at once.
+   * for an idle compute, as in that example); domain/endpoints.ts removes the compute at once.
    */
   deleted(e: EndpointRecord, now: number): OperationRecord[] {
     return this.ops.create(e.projectId, now, [this.spec(e, "suspend_compute", "running")]);

@@ -3,7 +3,7 @@ import { locked } from "./errors";
 import type { Store } from "./store";
 import { NEVER, type OperationOutcome, type OperationRecord, type OperationStatus } from "./types";
 
-/** What a route asks for: one step of a chain; each step starts after the one before it has ended. */
+/** What a rule asks for (domain/): one step of a chain; each step starts after the one before it has ended. */
 export interface OperationSpec {
   action: string;
   initial: "running" | "scheduling";

@@ -54,7 +54,7 @@ export function databaseName(field: string, v: unknown): string {
   return name;
 }
 
-/** An owner's name as a request carries it; whether the role exists is the route's 404. */
+/** An owner's name as a request carries it; whether the role exists is domain/databases.ts's 404. */
 function ownerName(field: string, v: unknown): string {
   if (typeof v !== "string" || v.length === 0)
     throw badRequest(`${field} must be a non-empty string (the owner role's name)`);

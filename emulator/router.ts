@@ -1,17 +1,10 @@
-import type { ServiceBehaviours } from "./behaviours";
 import type { Clock } from "./clock";
-import type { Lifecycle } from "./lifecycle";
-import type { OperationEngine } from "./operations";
-import type { Store } from "./store";
+import type { Service } from "./domain/service";
 import type { Account, KeyRecord } from "./types";
 
-/** The emulator's state as routes see it. */
-export interface AppState {
-  store: Store;
-  ops: OperationEngine;
-  lifecycle: Lifecycle;
+/** The emulator's state as routes see it: the service whose rules they call (domain/service.ts), and the clock. */
+export interface AppState extends Service {
   clock: Clock;
-  behaviours: ServiceBehaviours;
 }
 
 /** One authenticated request, already parsed; `now` is read once so a request sees one instant. */

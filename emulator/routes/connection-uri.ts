@@ -1,52 +1,27 @@
-import { ApiError, badRequest, unprocessable } from "../errors";
+import { connectionTarget } from "../domain/connection-uri";
+import { badRequest } from "../errors";
 import { connectionUri, hostOf, poolerHostOf } from "../render";
 import type { Reply, RequestContext, Route } from "../router";
-import type { Branch, EndpointRecord } from "../types";
 import { ID_PATTERN } from "../validation";
 import { settledProject } from "./gate";
 
 /**
- * GET /projects/{id}/connection_uri (OpenAPI `getConnectionURI`) → `{uri}` (`ConnectionURIResponse`).
- * - `branch_id` "Defaults to your project's default `branch_id`"; `endpoint_id` "Defaults to the read-write
- *   `endpoint_id` associated with the `branch_id`"; `database_name` and `role_name` required; `pooled=true` "to include
- *   the `-pooler` suffix" (the pooled host inserts `-pooler` after the compute id, api.md "Ids").
- * - The URI: `postgresql://role:password@host/database?sslmode=require&channel_binding=require` (Neon docs, Connect).
- * - Unknown role or database: 404 `role not found` / `database not found`. A branch without a read-write compute and no
- *   `endpoint_id`: 404 naming it; an `endpoint_id` without `branch_id` picks the compute's branch; a compute of another
- *   branch than `branch_id`: 400; a role created with `no_login`: 422 (all four **guesses**).
+ * GET /projects/{id}/connection_uri (OpenAPI `getConnectionURI`) → `{uri}` (`ConnectionURIResponse`): `database_name`
+ * and `role_name` required; `pooled=true` "to include the `-pooler` suffix" (the pooled host inserts `-pooler` after the
+ * compute id, api.md "Ids"); the URI `postgresql://role:password@host/database?sslmode=require&channel_binding=require`
+ * (Neon docs, Connect). Which compute, database and role: domain/connection-uri.ts.
  */
 function connectionUriRoute(ctx: RequestContext): Reply {
-  const { store } = ctx.state;
   const project = settledProject(ctx);
   const q = ctx.query;
-  const branchIdRaw = idParam(q.get("branch_id"), "branch_id");
-  const endpointIdRaw = idParam(q.get("endpoint_id"), "endpoint_id");
+  const branchId = idParam(q.get("branch_id"), "branch_id");
+  const endpointId = idParam(q.get("endpoint_id"), "endpoint_id");
   const databaseName = required(q.get("database_name"), "database_name");
   const roleName = required(q.get("role_name"), "role_name");
   const pooled = boolParam(q.get("pooled"), "pooled");
-  let endpoint: EndpointRecord | undefined = endpointIdRaw ? store.endpoint(project.id, endpointIdRaw) : undefined;
-  let branch: Branch;
-  if (branchIdRaw) branch = store.branch(project.id, branchIdRaw);
-  else if (endpoint) branch = store.branch(project.id, endpoint.branchId);
-  else branch = store.branchesOf(project.id).find((b) => b.isDefault) as Branch;
-  if (endpoint && endpoint.branchId !== branch.id) {
-    throw badRequest(
-      `endpoint_id ${endpoint.id} is a compute of branch ${endpoint.branchId}, not of branch_id ${branch.id}`,
-    );
-  }
-  endpoint ??= store.endpointsOf(project.id, branch.id).find((e) => e.type === "read_write");
-  if (!endpoint) {
-    throw new ApiError(
-      404,
-      `endpoint not found: branch ${branch.id} has no read_write compute; pass endpoint_id or create one`,
-    );
-  }
-  const db = store.database(branch.id, databaseName);
-  const role = store.role(branch.id, roleName);
-  if (role.password === undefined)
-    throw unprocessable(`role ${role.name} was created with no_login: it cannot connect`);
-  const host = pooled ? poolerHostOf(endpoint) : hostOf(endpoint);
-  return { status: 200, body: { uri: connectionUri(role.name, role.password, host, db.name) } };
+  const t = connectionTarget(ctx.state, project, { branchId, endpointId, databaseName, roleName });
+  const host = pooled ? poolerHostOf(t.endpoint) : hostOf(t.endpoint);
+  return { status: 200, body: { uri: connectionUri(t.role.name, t.role.password, host, t.database.name) } };
 }
 
 function idParam(raw: string | null, field: string): string | undefined {
