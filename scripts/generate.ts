@@ -26,7 +26,7 @@ function schemaOf(declarations: Declaration[], version: string, previous: Json):
     ...{ name, displayName, description, version, license, keywords },
     config: PACKAGE_CONFIG,
     types: { ...kept.types, ...types, ...FUNCTION_TYPES },
-    resources: { ...kept.resources, ...resources },
+    resources: inOrder({ ...kept.resources, ...resources }, Object.keys((previous.resources ?? {}) as Json)),
     functions: FUNCTIONS,
     language: LANGUAGE,
   };
@@ -47,6 +47,13 @@ function undeclared(previous: Json, declarations: Declaration[]): { resources: J
     resources: without(previous.resources, (token) => declared.has(token)),
     types: without(previous.types, (token) => token in generated || token in FUNCTION_TYPES),
   };
+}
+
+/** The resources in the order schema.json had them (a diff shows only what changed), new ones last. */
+function inOrder(resources: Json, previous: string[]): Json {
+  const rank = (token: string) => (previous.includes(token) ? previous.indexOf(token) : previous.length);
+  const tokens = Object.keys(resources).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(tokens.map((token) => [token, resources[token]]));
 }
 
 /** The docs' text with each declaration's table written between its markers. */

@@ -49,6 +49,8 @@ export interface InputRow {
   /** Where the rules come from (the specification, the OpenAPI document, Neon's docs). */
   source?: string;
   change: Change;
+  /** For an `action`: what the call does, in a few words (`resets the password`). */
+  action?: string;
   connections?: Connections;
   /** Why a change does what it does to connections, for the warning and the docs. */
   because?: string;
@@ -111,7 +113,8 @@ export function checkInputs(declaration: Declaration, news: Props): CheckFailure
     const value = news[property];
     if (!row) {
       const known = Object.keys(declaration.inputs).join(", ");
-      failures.push({ property, reason: `is not a ${declaration.name} property; known: ${known}` });
+      const article = /^[AEIOU]/.test(declaration.name) ? "an" : "a";
+      failures.push({ property, reason: `is not ${article} ${declaration.name} property; known: ${known}` });
     } else if (!isUnknown(value)) {
       const reason = validatorOf(row)(value);
       if (reason) failures.push({ property, reason });

@@ -17,11 +17,12 @@ const CHANGE_TEXT: Record<InputRow["change"], string> = {
 function changeText(row: InputRow): string {
   const connections =
     row.connections === "drop"
-      ? ": a running compute's connections **drop**"
+      ? ": connections **drop**"
       : row.connections === "may-drop"
         ? ": connections **may drop**"
         : "";
-  return `${CHANGE_TEXT[row.change]}${connections}`;
+  const what = row.change === "action" && row.action ? row.action : CHANGE_TEXT[row.change];
+  return `${what}${connections}`;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
