@@ -170,6 +170,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
   );
   const server = createServer(app);
+  // Node closes a kept-alive connection after 5 idle seconds, and a client sending on it just then gets ECONNRESET
+  // (seen on a busy machine, where tests pause longer between requests). A minute, like the load balancers in front of
+  // web APIs, makes that race rare; close() ends every connection anyway.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
   server.on("clientError", answerClientError);
   const address = await listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
   await saver?.flush();

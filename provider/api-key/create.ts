@@ -11,7 +11,7 @@
  *   so that no key reaching more than the program asked for is left behind. The `projectId` output is the service's
  *   answer; the declared one is recorded apart (check.ts, DECLARED_PROJECT_ID).
  */
-import { DECLARED_PROJECT_ID } from "./check";
+import { DECLARED_PROJECT_ID } from "./declaration";
 import { CreatedKey, declaredInputs, KeyRoutes, KeyScope, keyRoutes, revokeKey, scopeOf } from "./routes";
 import { warn } from "../shared/diagnostics";
 import { errorKind } from "../shared/errors";

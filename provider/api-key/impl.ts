@@ -4,7 +4,7 @@
  * one, with lost responses and answers of another scope, is create.ts.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { checkApiKeyInputs, DECLARED_PROJECT_ID, planApiKeyChange } from "./check";
+import { checkApiKeyInputs, DECLARED_PROJECT_ID, planApiKeyChange } from "./declaration";
 import { createKey } from "./create";
 import { declaredInputs, KeyScope, keyRoutes, ListedKey, revokeKey, scopeOf } from "./routes";
 import { warn } from "../shared/diagnostics";

@@ -7,6 +7,8 @@
  * the engine encrypts it in state.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { API_KEY } from "./declaration";
+import { secretOutputs } from "../shared/declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 export interface ApiKeyArgs {
@@ -41,22 +43,16 @@ function impl(): typeof import("./impl") {
   return require("pulumi-neon-dynamic/provider/api-key/impl");
 }
 
+/** The outputs the engine encrypts in state whatever the program does with them (`key`). */
+const API_KEY_SECRETS = secretOutputs(API_KEY);
+
 /**
  * Every output the ApiKey class declares (and schema.json lists), in the order declared, each passed to the engine
  * (`undefined` unless the program set it) so that each is an Output whether or not the program set it (an `orgId` left
  * out is an Output of undefined, not undefined): see declared-outputs.ts. The build fails if this list and the class's
  * declarations differ (`_EveryApiKeyOutputListed` below).
  */
-export const API_KEY_OUTPUTS = [
-  "keyName",
-  "keyId",
-  "key",
-  "createdAt",
-  "lastUsedAt",
-  "lastUsedFromAddr",
-  "orgId",
-  "projectId",
-] as const;
+export const API_KEY_OUTPUTS = Object.keys(API_KEY.outputs) as (keyof typeof API_KEY.outputs)[];
 
 /** An API key: personal, of an organization, or limited to one project. Destroying it revokes it. */
 export class ApiKey extends pulumi.dynamic.Resource {
@@ -78,7 +74,7 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string | null>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "key"];
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...API_KEY_SECRETS];
     super(
       apiKeyProvider,
       name,
@@ -90,5 +86,5 @@ export class ApiKey extends pulumi.dynamic.Resource {
   }
 }
 
-/** Compiles only while API_KEY_OUTPUTS names exactly the Outputs the ApiKey class declares. */
-type _EveryApiKeyOutputListed = Assert<SameNames<DeclaredOutputs<ApiKey>, (typeof API_KEY_OUTPUTS)[number]>>;
+/** Compiles only while the declaration's outputs are exactly the Outputs the ApiKey class declares. */
+type _EveryApiKeyOutputListed = Assert<SameNames<DeclaredOutputs<ApiKey>, keyof typeof API_KEY.outputs>>;

@@ -5,7 +5,7 @@
  * revoked. The client is taken at call time: nothing here captures a credential.
  */
 import type { OrgApiKey, OrgApiKeyCreated } from "../../sdk";
-import { declaredValue } from "./check";
+import { declaredValue } from "./declaration";
 import { errorKind, resendWhileUnknown } from "../shared/errors";
 import { client } from "../shared/runtime";
 

@@ -15,7 +15,7 @@ import { addressOf, BranchAddress } from "../shared/branch-objects";
 
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { toOutputs } from "./mapping";
+import { toOutputs } from "./declaration";
 import { alreadyOnBranch, explainOwnerMissing } from "./refusal";
 
 type Props = Record<string, unknown>;

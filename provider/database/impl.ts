@@ -4,12 +4,12 @@
  * SDK serializes a project's changes and waits for their operations), shared with every other resource of the process.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { checkDatabaseInputs } from "./check";
 import { createDatabase } from "./create";
-import { planDatabaseChange } from "./diff";
-import { databaseTarget, inputsOf, toOutputs } from "./mapping";
+import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
+import { databaseTarget } from "./locate";
 import { updateDatabase } from "./update";
 import { addressOf } from "../shared/branch-objects";
+import { checkInputs, recordedInputs } from "../shared/declaration";
 import { trackDelete } from "../shared/deletes-in-flight";
 import { resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -25,7 +25,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
-  return { inputs: news, failures: checkDatabaseInputs(news) };
+  return { inputs: news, failures: checkInputs(DATABASE, news) };
 }
 
 /** Pure: replace (another project or branch) or one PATCH (a new name or owner). */
@@ -54,7 +54,7 @@ export const read = withHints(inState, async (id: string, props: Props): Promise
   const database = await readOurs(databaseTarget(id, props));
   if (database === undefined) return { id: "", props: {} };
   const outs = toOutputs(database, String(props.projectId));
-  return { id, props: outs, inputs: inputsOf(outs) };
+  return { id, props: outs, inputs: recordedInputs(DATABASE, outs) };
 });
 
 export const update = withHints(

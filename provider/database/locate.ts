@@ -4,10 +4,12 @@
  * stays, and the branch's list shows it.
  */
 import type { Database } from "../../sdk";
-import { BranchAddress } from "../shared/branch-objects";
-
+import { addressOf, BranchAddress } from "../shared/branch-objects";
 import { found } from "../shared/errors";
+import { recordedIn, Target } from "../shared/identity";
 import { client } from "../shared/runtime";
+
+type Props = Record<string, unknown>;
 
 /**
  * The database with this id on its branch; `gone` when the branch answers without it, or does not answer (404: a
@@ -16,4 +18,16 @@ import { client } from "../shared/runtime";
 export async function locate(address: BranchAddress, id: string): Promise<Database | "gone"> {
   const databases = await found(() => client().databases.list(address.projectId, address.branchId));
   return databases?.find((database) => String(database.id) === id) ?? "gone";
+}
+
+/** The database `id` as its state `props` records it, for the identity check before a write (shared/identity.ts). */
+export function databaseTarget(id: string, props: Props): Target<"database"> {
+  const name = String(props.name);
+  return {
+    kind: "database",
+    label: `Database ${name} (id ${id})`,
+    address: addressOf(props),
+    name,
+    recorded: recordedIn(props, id),
+  };
 }

@@ -5,6 +5,7 @@
  * secret; each method loads the installed implementation by package name at call time.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { DATABASE } from "./declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Database. */
@@ -43,18 +44,11 @@ function impl(): typeof import("./impl") {
 }
 
 /**
- * Every output the Database class declares, in the order declared, each passed to the engine (`undefined` unless the
- * program set it): declared-outputs.ts. The build fails if this list and the class's declarations differ.
+ * Every output the Database class declares, in the order declared (its declaration's outputs), each passed to the
+ * engine (`undefined` unless the program set it): declared-outputs.ts. The build fails if the declaration and the
+ * class's declarations differ.
  */
-export const DATABASE_OUTPUTS = [
-  "databaseId",
-  "projectId",
-  "branchId",
-  "name",
-  "ownerName",
-  "createdAt",
-  "updatedAt",
-] as const;
+export const DATABASE_OUTPUTS = Object.keys(DATABASE.outputs) as (keyof typeof DATABASE.outputs)[];
 
 /** A Postgres database of a branch. Destroying it deletes the database and its data. */
 export class Database extends pulumi.dynamic.Resource {
@@ -72,5 +66,5 @@ export class Database extends pulumi.dynamic.Resource {
   }
 }
 
-/** Compiles only while DATABASE_OUTPUTS names exactly the Outputs the Database class declares. */
-type _EveryDatabaseOutputListed = Assert<SameNames<DeclaredOutputs<Database>, (typeof DATABASE_OUTPUTS)[number]>>;
+/** Compiles only while the declaration's outputs are exactly the Outputs the Database class declares. */
+type _EveryDatabaseOutputListed = Assert<SameNames<DeclaredOutputs<Database>, keyof typeof DATABASE.outputs>>;

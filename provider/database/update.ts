@@ -11,15 +11,16 @@
  */
 import type { Database } from "../../sdk";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
+import { apiBody } from "../shared/declaration";
 import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { nameToWrite } from "../shared/identity";
 import { client } from "../shared/runtime";
-import { planDatabaseChange } from "./diff";
-import { locate } from "./locate";
-import { databaseTarget, toOutputs, toPatchBody } from "./mapping";
+import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
+import { databaseTarget, locate } from "./locate";
 import { explainOwnerMissing } from "./refusal";
 
 type Props = Record<string, unknown>;
+type PatchBody = { name?: string; owner_name?: string };
 
 /** PATCHes whose answers were lost (each read back first) before the step fails. */
 const PATCH_ATTEMPTS = 3;
@@ -27,7 +28,7 @@ const PATCH_ATTEMPTS = 3;
 /** Applies `news` to the database `id` whose outputs are `olds`; returns the new outputs. */
 export async function updateDatabase(id: string, olds: Props, news: Props): Promise<Props> {
   const address = addressOf(olds);
-  const body = toPatchBody(news, planDatabaseChange(olds, news).patch);
+  const body: PatchBody = apiBody(DATABASE, news, planDatabaseChange(olds, news).patch);
   let name = (await nameToWrite(databaseTarget(id, olds), "change")) as string;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -60,7 +61,7 @@ function nameTaken(address: BranchAddress, from: string, to: string, error: unkn
   );
 }
 
-function matches(database: Database, body: { name?: string; owner_name?: string }): boolean {
+function matches(database: Database, body: PatchBody): boolean {
   return (
     (body.name === undefined || database.name === body.name) &&
     (body.owner_name === undefined || database.owner_name === body.owner_name)

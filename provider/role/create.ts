@@ -15,7 +15,8 @@ import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 
 import { client } from "../shared/runtime";
-import { cannotLogIn, RESET_ADVICE, RoleAddress, roleAddressOf, roleId, toCreateBody, toOutputs } from "./mapping";
+import { RESET_ADVICE, RoleAddress, roleAddressOf, roleId } from "./address";
+import { cannotLogIn, toCreateBody, toOutputs } from "./declaration";
 import { alreadyOnBranch } from "./refusal";
 
 type Props = Record<string, unknown>;

@@ -4,10 +4,11 @@
  * serializes a project's changes and waits for their operations), shared with every other resource of the process.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { checkRoleInputs } from "./check";
+import { RoleAddress, roleAddressOf } from "./address";
 import { createRole } from "./create";
-import { createWarning, deleteFirstWarning, planRoleChange, resetWarning } from "./diff";
-import { RoleAddress, roleAddressOf, toOutputs } from "./mapping";
+import { planRoleChange, ROLE, toOutputs } from "./declaration";
+import { createWarning, deleteFirstWarning, resetWarning } from "./warnings";
+import { checkInputs } from "../shared/declaration";
 import { passwordNow } from "./passwords";
 import { databasesStillOwned } from "./owned";
 import { explainDeleteRefused, ownsDatabases, roleGone } from "./refusal";
@@ -37,7 +38,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 /** Checks the inputs; a create (no old inputs) warns that the branch's connections drop. */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
-  const failures = checkRoleInputs(news);
+  const failures = checkInputs(ROLE, news);
   if (failures.length === 0) checked.add(stableJson(news));
   if (failures.length === 0 && Object.keys(olds).length === 0) warn(createWarning(news));
   return { inputs: news, failures };

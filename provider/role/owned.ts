@@ -17,7 +17,7 @@
 import { NeonError, isDone } from "../../sdk";
 import { deletesRunning } from "../shared/deletes-in-flight";
 import { client } from "../shared/runtime";
-import { RoleAddress } from "./mapping";
+import { RoleAddress } from "./address";
 import { ownedDatabases } from "./refusal";
 
 /** How long a refused role delete waits, at most, for the databases it owns to be deleted. */

@@ -11,7 +11,8 @@
  */
 import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
-import { cannotLogIn, RESET_ADVICE, RoleAddress } from "./mapping";
+import { RESET_ADVICE, RoleAddress } from "./address";
+import { cannotLogIn } from "./declaration";
 
 type Props = Record<string, unknown>;
 

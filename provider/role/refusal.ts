@@ -6,7 +6,7 @@
 import { aliasAdvice } from "../shared/aliases";
 import { found } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { RoleAddress } from "./mapping";
+import { RoleAddress } from "./address";
 
 /**
  * The branch already has a role of this name. A branch made from a parent has the parent's roles (Neon docs, Manage

@@ -6,6 +6,8 @@
  * `additionalSecretOutputs`, so the engine encrypts it in state whatever the program does with it.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ROLE } from "./declaration";
+import { secretOutputs } from "../shared/declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Role. */
@@ -51,23 +53,15 @@ function impl(): typeof import("./impl") {
   return require("pulumi-neon-dynamic/provider/role/impl");
 }
 
+/** The outputs the engine encrypts in state whatever the program does with them (`password`). */
+const ROLE_SECRETS = secretOutputs(ROLE);
+
 /**
  * Every output the Role class declares, in the order declared, each passed to the engine (`undefined` unless the
  * program set it) so that each is an Output whether or not the program set it (declared-outputs.ts). The build fails
- * if this list and the class's declarations differ (`_EveryRoleOutputListed` below).
+ * if the declaration's outputs and the class's declarations differ (`_EveryRoleOutputListed` below).
  */
-export const ROLE_OUTPUTS = [
-  "projectId",
-  "branchId",
-  "name",
-  "noLogin",
-  "passwordTriggers",
-  "password",
-  "authenticationMethod",
-  "protected",
-  "createdAt",
-  "updatedAt",
-] as const;
+export const ROLE_OUTPUTS = Object.keys(ROLE.outputs) as (keyof typeof ROLE.outputs)[];
 
 /** A Postgres role of a branch. Destroying it deletes the role (refused while it owns a database). */
 export class Role extends pulumi.dynamic.Resource {
@@ -90,7 +84,7 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "password"];
+    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...ROLE_SECRETS];
     super(
       roleProvider,
       name,
@@ -102,5 +96,5 @@ export class Role extends pulumi.dynamic.Resource {
   }
 }
 
-/** Compiles only while ROLE_OUTPUTS names exactly the Outputs the Role class declares. */
-type _EveryRoleOutputListed = Assert<SameNames<DeclaredOutputs<Role>, (typeof ROLE_OUTPUTS)[number]>>;
+/** Compiles only while the declaration's outputs are exactly the Outputs the Role class declares. */
+type _EveryRoleOutputListed = Assert<SameNames<DeclaredOutputs<Role>, keyof typeof ROLE.outputs>>;

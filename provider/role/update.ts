@@ -11,8 +11,8 @@
  */
 import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { planRoleChange } from "./diff";
-import { RoleAddress, roleAddressOf, recordedOutputs, toOutputs } from "./mapping";
+import { RoleAddress, roleAddressOf, recordedOutputs } from "./address";
+import { planRoleChange, toOutputs } from "./declaration";
 
 type Props = Record<string, unknown>;
 

@@ -5,8 +5,8 @@
  * Names: Postgres keeps at most NAMEDATALEN - 1 = 63 bytes of an identifier and silently truncates a longer one
  * (PostgreSQL docs, "Lexical Structure", Identifiers and Key Words), and Neon's OpenAPI says a role name "cannot
  * exceed 63 bytes in length" (RoleCreateRequest). A longer name would be stored under another name than the program's,
- * a permanent diff: it is refused at preview. Neon's reserved names are sourced where they are listed (role/check.ts,
- * database/check.ts).
+ * a permanent diff: it is refused at preview. Neon's reserved names are sourced where they are listed (role/declaration.ts,
+ * database/declaration.ts).
  */
 import { Validator } from "./validators";
 

@@ -88,7 +88,10 @@ function summaries(run: Run): string[][] {
   lines.forEach((line, i) => {
     if (line.trim() !== "Resources:") return;
     const block: string[] = [];
-    for (let j = i + 1; j < lines.length && lines[j].trim() !== ""; j++) block.push(lines[j].trim());
+    // The CLI's progress lines ("@ previewing update....", printed while a slow step runs) may land in the block.
+    for (let j = i + 1; j < lines.length && lines[j].trim() !== ""; j++) {
+      if (!lines[j].trim().startsWith("@ ")) block.push(lines[j].trim());
+    }
     blocks.push(block);
   });
   return blocks;

@@ -130,7 +130,15 @@ export class RawHttp {
       headers,
       agent: this.agent,
     };
-    return new Promise((resolve, reject) => {
+    return this.send(req, options, payload, true);
+  }
+
+  /**
+   * One request; one that failed with ECONNRESET on a kept-alive socket (the server closed it as it was reused) is sent
+   * again once, on a new socket, as Node's documentation advises (http.ClientRequest.reusedSocket).
+   */
+  private send(req: RawRequest, options: http.RequestOptions, payload: string | Buffer | undefined, retry: boolean) {
+    return new Promise<RawResponse>((resolve, reject) => {
       const outgoing = http.request(options, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -143,7 +151,11 @@ export class RawHttp {
           resolve({ status, headers: res.headers, text, body, problems });
         });
       });
-      outgoing.on("error", reject);
+      outgoing.on("error", (err: NodeJS.ErrnoException) => {
+        if (retry && outgoing.reusedSocket && err.code === "ECONNRESET") {
+          this.send(req, options, payload, false).then(resolve, reject);
+        } else reject(err);
+      });
       outgoing.end(payload);
     });
   }

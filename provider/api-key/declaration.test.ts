@@ -1,4 +1,4 @@
-import { checkApiKeyInputs, planApiKeyChange } from "./check";
+import { checkApiKeyInputs, planApiKeyChange } from "./declaration";
 import { declaredInputs, scopeOf } from "./routes";
 import { UNKNOWN } from "../shared/unknown";
 

@@ -1,19 +1,20 @@
-import { checkRoleInputs, PROTECTED_ROLE_NAMES } from "./check";
+import { PROTECTED_ROLE_NAMES, ROLE } from "./declaration";
+import { checkInputs } from "../shared/declaration";
 import { UNKNOWN } from "../shared/unknown";
 
 const valid = { projectId: "shiny-wind-028834", branchId: "br-aged-salad-637688", name: "app_user" };
 
 function reasonFor(inputs: Record<string, unknown>, property: string): string | undefined {
-  return checkRoleInputs(inputs).find((failure) => failure.property === property)?.reason;
+  return checkInputs(ROLE, inputs).find((failure) => failure.property === property)?.reason;
 }
 
-describe("checkRoleInputs", () => {
+describe("Role: check", () => {
   it("accepts a role, one that cannot log in, password triggers, and a name of exactly 63 bytes", () => {
-    expect(checkRoleInputs(valid)).toEqual([]);
-    expect(checkRoleInputs({ ...valid, noLogin: true })).toEqual([]);
-    expect(checkRoleInputs({ ...valid, passwordTriggers: ["v1", { at: 2 }] })).toEqual([]);
-    expect(checkRoleInputs({ ...valid, name: "é".repeat(31) + "x" })).toEqual([]); // 63 bytes
-    expect(checkRoleInputs({ ...valid, name: "PG_upper" })).toEqual([]); // compared exactly, as Postgres does
+    expect(checkInputs(ROLE, valid)).toEqual([]);
+    expect(checkInputs(ROLE, { ...valid, noLogin: true })).toEqual([]);
+    expect(checkInputs(ROLE, { ...valid, passwordTriggers: ["v1", { at: 2 }] })).toEqual([]);
+    expect(checkInputs(ROLE, { ...valid, name: "é".repeat(31) + "x" })).toEqual([]); // 63 bytes
+    expect(checkInputs(ROLE, { ...valid, name: "PG_upper" })).toEqual([]); // compared exactly, as Postgres does
   });
 
   it.each([
@@ -53,13 +54,13 @@ describe("checkRoleInputs", () => {
   );
 
   it("never echoes the name it refuses (a name may have been a secret in the program)", () => {
-    const reasons = checkRoleInputs({ ...valid, name: `s3cr3t${"x".repeat(70)}` }).map((f) => f.reason);
+    const reasons = checkInputs(ROLE, { ...valid, name: `s3cr3t${"x".repeat(70)}` }).map((f) => f.reason);
     expect(reasons.join("\n")).not.toContain("s3cr3t");
   });
 
   it("lets values not known yet pass", () => {
     expect(
-      checkRoleInputs({ projectId: UNKNOWN, branchId: UNKNOWN, name: UNKNOWN, passwordTriggers: [UNKNOWN] }),
+      checkInputs(ROLE, { projectId: UNKNOWN, branchId: UNKNOWN, name: UNKNOWN, passwordTriggers: [UNKNOWN] }),
     ).toEqual([]);
   });
 });

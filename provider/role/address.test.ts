@@ -1,4 +1,5 @@
-import { cannotLogIn, recordedOutputs, roleAddressOf, roleId, toCreateBody, toOutputs } from "./mapping";
+import { recordedOutputs, roleAddressOf, roleId } from "./address";
+import { cannotLogIn, toCreateBody, toOutputs } from "./declaration";
 
 const record = {
   branch_id: "br-main",

@@ -1,4 +1,5 @@
-import { createWarning, deleteFirstWarning, planRoleChange, resetWarning, ROLE_DIFF_RULES } from "./diff";
+import { planRoleChange, ROLE } from "./declaration";
+import { createWarning, deleteFirstWarning, resetWarning } from "./warnings";
 import { UNKNOWN } from "../shared/unknown";
 
 const olds = {
@@ -23,12 +24,13 @@ describe("planRoleChange", () => {
   });
 
   it("keeps the table the docs show", () => {
-    expect(ROLE_DIFF_RULES).toEqual({
+    const changes = Object.fromEntries(Object.entries(ROLE.inputs).map(([name, row]) => [name, row.change]));
+    expect(changes).toEqual({
       projectId: "replace",
       branchId: "replace",
       name: "replace",
       noLogin: "replace",
-      passwordTriggers: "reset",
+      passwordTriggers: "action", // a password reset
     });
   });
 

@@ -1,0 +1,10 @@
+/**
+ * Every resource's declaration, in the order schema.json and the docs list them. `npm run generate` derives
+ * schema.json's resources and the docs' property tables from these (scripts/generate.ts).
+ */
+import type { Declaration } from "./shared/declaration";
+import { API_KEY } from "./api-key/declaration";
+import { DATABASE } from "./database/declaration";
+import { ROLE } from "./role/declaration";
+
+export const DECLARATIONS: Declaration[] = [API_KEY, ROLE, DATABASE];

@@ -1,0 +1,161 @@
+/**
+ * The package's part of `schema.json` that no resource declares: its name and description, the provider's
+ * configuration (sdk/config.ts reads the same keys: test/schema checks them), the functions and their types, and the
+ * languages' settings. The resources and their enumerations come from their declarations (provider/declarations.ts);
+ * `npm run generate` (scripts/generate.ts) puts the two together. The version is package.json's.
+ */
+export const PACKAGE_HEADER = {
+  name: "neon",
+  displayName: "Neon (dynamic)",
+  description:
+    "Pulumi resources for Neon's serverless Postgres management API: branches, computes, roles, databases and API keys, a role's password and the project list. Implemented as Node.js dynamic resources by the npm package pulumi-neon-dynamic.",
+  license: "Apache-2.0",
+  keywords: ["pulumi", "neon", "postgres", "serverless", "category/database"],
+};
+
+export const PACKAGE_CONFIG = {
+  variables: {
+    apiKey: {
+      type: "string",
+      secret: true,
+      description:
+        "Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.",
+      defaultInfo: {
+        environment: ["NEON_API_KEY"],
+      },
+    },
+    apiUrl: {
+      type: "string",
+      default: "https://console.neon.tech/api/v2",
+      description:
+        "Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.",
+      defaultInfo: {
+        environment: ["NEON_API_HOST"],
+      },
+    },
+    waitTimeoutSeconds: {
+      type: "number",
+      default: 300,
+      description:
+        "How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.",
+      defaultInfo: {
+        environment: ["NEON_WAIT_TIMEOUT_SECONDS"],
+      },
+    },
+  },
+};
+
+/** The types the functions use (the resources' enumerations come from their declarations). */
+export const FUNCTION_TYPES = {
+  "neon:index:ProjectSummary": {
+    type: "object",
+    description: "A project as listed.",
+    properties: {
+      id: {
+        type: "string",
+        description: "The project's id.",
+      },
+      name: {
+        type: "string",
+        description: "The project's name.",
+      },
+      platformId: {
+        type: "string",
+        description: "The cloud platform (aws, azure).",
+      },
+      regionId: {
+        type: "string",
+        description: "The project's region.",
+      },
+      provisioner: {
+        type: "string",
+        description: "The project's default provisioner: `k8s-pod`, `k8s-neonvm` or `serverless-platform`.",
+      },
+      pgVersion: {
+        type: "integer",
+        description: "Postgres major version.",
+      },
+      proxyHost: {
+        type: "string",
+        description: "The region's proxy host.",
+      },
+      createdAt: {
+        type: "string",
+        description: "Creation time (ISO 8601).",
+      },
+      updatedAt: {
+        type: "string",
+        description: "Last update time (ISO 8601).",
+      },
+    },
+    required: ["id", "name", "regionId"],
+  },
+};
+
+export const FUNCTIONS = {
+  "neon:index:getProjects": {
+    description: "Every project of the account matching the arguments, across all pages.",
+    inputs: {
+      properties: {
+        search: {
+          type: "string",
+          description: "Only projects whose name or id contains this text.",
+        },
+        orgId: {
+          type: "string",
+          description: "Only projects of this organization.",
+        },
+      },
+    },
+    outputs: {
+      properties: {
+        projects: {
+          type: "array",
+          items: {
+            $ref: "#/types/neon:index:ProjectSummary",
+          },
+          description: "The matching projects.",
+        },
+      },
+      required: ["projects"],
+    },
+  },
+  "neon:index:getRolePassword": {
+    description:
+      "The password of a role the program does not manage, such as one a branch inherited from its parent, read with Neon's reveal_password (one request on every preview and up). Through getRolePasswordOutput the result is a secret.",
+    inputs: {
+      properties: {
+        projectId: {
+          type: "string",
+          description: "The role's project.",
+        },
+        branchId: {
+          type: "string",
+          description: "The role's branch.",
+        },
+        roleName: {
+          type: "string",
+          description: "The role's name, e.g. `neondb_owner`.",
+        },
+      },
+      required: ["projectId", "branchId", "roleName"],
+    },
+    outputs: {
+      properties: {
+        password: {
+          type: "string",
+          description: "The role's password. Through getRolePasswordOutput, a secret.",
+          secret: true,
+        },
+      },
+      required: ["password"],
+    },
+  },
+};
+
+export const LANGUAGE = {
+  nodejs: {
+    packageName: "pulumi-neon-dynamic",
+    packageDescription: "Pulumi dynamic resources for Neon's management API.",
+  },
+};

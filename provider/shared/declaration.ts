@@ -1,0 +1,223 @@
+/**
+ * A resource is one declaration: each property one row of data saying its type, the API field it maps to, its
+ * validation (with the rule's source), what a change of it does, how two of its values compare, its output, whether
+ * it is secret, and its one-line description. Check, the diff's plan, request bodies, outputs, `schema.json` and the
+ * property tables of docs/resources.md are derived from the rows here (schema-of.ts, docs-of.ts), so Check and Diff
+ * compare a property one way by construction.
+ *
+ * What is particular to a resource (Compute's restart, Branch's protection and reset, Role's password) stays a small
+ * hook beside its declaration, reading the plan this module derives.
+ */
+import { stableJson } from "./stable-json";
+import { isUnknown } from "./unknown";
+import { CheckFailure, oneOf, optional, required, Validator } from "./validators";
+
+type Props = Record<string, unknown>;
+
+/**
+ * What a change of an input does: `replace` a new object (then the old one deleted), `update` one PATCH, `action` a
+ * call of its own (a reset, a restart), `record` kept in state with nothing sent, `refused` at preview.
+ */
+export type Change = "replace" | "update" | "action" | "record" | "refused";
+
+/** What a change does to a running compute's open connections (kept, unless said). */
+export type Connections = "keep" | "drop" | "may-drop";
+
+/** A property's type, as `schema.json` spells it (with `enum` rows turned into a named enum type). */
+export type SchemaType =
+  | { type: "string" | "integer" | "number" | "boolean" }
+  | { type: "array"; items: { $ref: "pulumi.json#/Any" } | { type: "string" } }
+  | { type: "object"; additionalProperties: { type: "string" } };
+
+/** An enumeration: one named type of schema.json, and the values Check accepts. */
+export interface EnumType {
+  token: string;
+  description: string;
+  values: { value: string; description: string }[];
+}
+
+/** One input property. */
+export interface InputRow {
+  schema: SchemaType;
+  /** A named enumeration instead of `schema`'s type; Check accepts exactly its values. */
+  enum?: EnumType;
+  required?: boolean;
+  /** The request body's field, a dotted path for a nested one (`settings.pg_settings`). */
+  api?: string;
+  /** Checks beyond presence, in order, the first problem reported. */
+  rules?: Validator[];
+  /** Where the rules come from (the specification, the OpenAPI document, Neon's docs). */
+  source?: string;
+  change: Change;
+  /** For an `action`: what the call does, in a few words (`resets the password`). */
+  action?: string;
+  connections?: Connections;
+  /** Why a change does what it does to connections, for the warning and the docs. */
+  because?: string;
+  /** The service's value when the program leaves the property out: leaving it out is no change. */
+  default?: unknown;
+  /** Whether two values are one setting (default: equal as JSON with sorted keys). */
+  same?: (a: unknown, b: unknown) => boolean;
+  /** Removing it from the program is a change (recorded or acted on by a hook). */
+  removalIsChange?: boolean;
+  deprecation?: string;
+  /** Set by the resource's class, not by a program: left out of the docs' tables. */
+  internal?: boolean;
+  description: string;
+}
+
+/** One output property. */
+export interface OutputRow {
+  schema: SchemaType;
+  /** The field of the service's record it is read from, a dotted path for a nested one; else a hook sets it. */
+  api?: string;
+  enum?: EnumType;
+  /** Absent when the service may not report it. */
+  optional?: boolean;
+  secret?: boolean;
+  deprecation?: string;
+  internal?: boolean;
+  description: string;
+}
+
+export interface Declaration {
+  /** The class name, also the type's name in `neon:index:<name>` and in messages. */
+  name: string;
+  description: string;
+  /** The section of docs/resources.md that says the rest. */
+  docs: string;
+  inputs: Record<string, InputRow>;
+  outputs: Record<string, OutputRow>;
+  /** Rules over several inputs, each returning its failures (empty when none). */
+  crossChecks?: ((news: Props) => CheckFailure[])[];
+}
+
+export const tokenOf = (declaration: Declaration): string => `neon:index:${declaration.name}`;
+
+/** The validator a row's rules make: presence first, then the enumeration's values, then its own rules. */
+export function validatorOf(row: InputRow): Validator {
+  const rules = [...(row.enum ? [oneOf(row.enum.values.map((v) => v.value))] : []), ...(row.rules ?? [])];
+  return row.required ? required(...rules) : optional(...rules);
+}
+
+/**
+ * Check: every failure of `news`, each naming its property: an unknown property (with the known ones), a row's
+ * rules, then the rules over several inputs. A value the engine does not know yet passes.
+ */
+export function checkInputs(declaration: Declaration, news: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const requiredNames = Object.keys(declaration.inputs).filter((p) => declaration.inputs[p].required);
+  for (const property of new Set([...Object.keys(news), ...requiredNames])) {
+    if (property === "__provider") continue;
+    const row = declaration.inputs[property];
+    const value = news[property];
+    if (!row) {
+      const known = Object.keys(declaration.inputs).join(", ");
+      const article = /^[AEIOU]/.test(declaration.name) ? "an" : "a";
+      failures.push({ property, reason: `is not ${article} ${declaration.name} property; known: ${known}` });
+    } else if (!isUnknown(value)) {
+      const reason = validatorOf(row)(value);
+      if (reason) failures.push({ property, reason });
+    }
+  }
+  for (const rule of declaration.crossChecks ?? []) failures.push(...rule(news));
+  return failures;
+}
+
+/** Whether `a` and `b` are one value of `property` (its row's comparison; the service's default for a missing one). */
+export function sameValue(declaration: Declaration, property: string, a: unknown, b: unknown): boolean {
+  const row = declaration.inputs[property];
+  const fill = (v: unknown) => v ?? row?.default;
+  if (row?.same) return row.same(fill(a), fill(b));
+  return stableJson(fill(a) ?? emptyLike(fill(b))) === stableJson(fill(b) ?? emptyLike(fill(a)));
+}
+
+/** An empty map stands for a map the service does not report (`pgSettings` never set). */
+const emptyLike = (value: unknown): unknown =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? {} : undefined;
+
+/**
+ * Whether the program's `news` change `property` from what `olds` records: a property left out changes nothing
+ * (unless its removal is a change and it was set), a value not known yet is a change, otherwise the row's comparison.
+ */
+export function inputChanged(declaration: Declaration, property: string, olds: Props, news: Props): boolean {
+  const row = declaration.inputs[property];
+  if (!row) return false;
+  const wanted = news[property] ?? row.default;
+  if (wanted === undefined || wanted === null) return row.removalIsChange === true && olds[property] !== undefined;
+  if (isUnknown(wanted)) return true;
+  return !sameValue(declaration, property, olds[property], wanted);
+}
+
+/** What changing `olds` into `news` does, property by property, as the rows say. */
+export interface Plan {
+  changed: string[];
+  /** The changed properties by what their change does. */
+  by: Record<Change, string[]>;
+  /** Changed properties whose change drops a running compute's connections, or may. */
+  drops: string[];
+  mayDrop: string[];
+}
+
+export function planChange(declaration: Declaration, olds: Props, news: Props, skip: string[] = []): Plan {
+  const changed = Object.keys(declaration.inputs).filter(
+    (p) => !skip.includes(p) && inputChanged(declaration, p, olds, news),
+  );
+  const where = (test: (row: InputRow) => boolean) => changed.filter((p) => test(declaration.inputs[p]));
+  const by = { replace: [], update: [], action: [], record: [], refused: [] } as Record<Change, string[]>;
+  for (const p of changed) by[declaration.inputs[p].change].push(p);
+  return {
+    changed,
+    by,
+    drops: where((row) => row.connections === "drop"),
+    mayDrop: where((row) => row.connections === "may-drop"),
+  };
+}
+
+/** The request body carrying `properties` of `news` under their API fields (nested for a dotted path). */
+export function apiBody(declaration: Declaration, news: Props, properties: readonly string[]): Props {
+  const body: Props = {};
+  for (const property of properties) {
+    const path = declaration.inputs[property]?.api;
+    if (path === undefined || news[property] === undefined) continue;
+    const keys = path.split(".");
+    let at = body;
+    for (const key of keys.slice(0, -1)) at = (at[key] ??= {}) as Props;
+    at[keys[keys.length - 1]] = news[property];
+  }
+  return body;
+}
+
+/**
+ * The outputs read from the service's `record` (rows with an `api` field; a field the record lacks is left out), then
+ * `extra`, what the resource's hooks add (the project the record does not name, a password, …).
+ */
+export function outputsFrom(declaration: Declaration, record: object, extra: Props = {}): Props {
+  const outputs: Props = {};
+  for (const [name, row] of Object.entries(declaration.outputs)) {
+    if (row.api === undefined) continue;
+    const value = row.api.split(".").reduce<unknown>((at, key) => (at as Props | undefined)?.[key], record);
+    if (value !== undefined) outputs[name] = value;
+  }
+  return { ...outputs, ...extra };
+}
+
+/**
+ * The inputs a refresh records: each program input the outputs carry under its own name (`project` in, `project`
+ * out), so that drift shows in the next preview as a difference from the program.
+ */
+export function recordedInputs(declaration: Declaration, outputs: Props): Props {
+  const names = programInputs(declaration).filter((p) => declaration.outputs[p] !== undefined);
+  return Object.fromEntries(names.map((p) => [p, outputs[p]]));
+}
+
+/** The inputs a program may set (not the ones the class sets), in declaration order. */
+export const programInputs = (declaration: Declaration): string[] =>
+  Object.keys(declaration.inputs).filter((p) => !declaration.inputs[p].internal);
+
+/** Every output, in declaration order (the class's `declare readonly` list and `everyOutput`). */
+export const outputNames = (declaration: Declaration): string[] => Object.keys(declaration.outputs);
+
+/** The outputs that are secrets (`additionalSecretOutputs`). */
+export const secretOutputs = (declaration: Declaration): string[] =>
+  outputNames(declaration).filter((p) => declaration.outputs[p].secret);

@@ -1,0 +1,50 @@
+/**
+ * A declaration's part of `schema.json` (Pulumi's package schema: https://www.pulumi.com/docs/iac/guides/building-extending/packages/schema/):
+ * the resource's input and output properties, their required lists, and the named enumerations its rows use.
+ * `npm run generate` writes schema.json from these (scripts/generate.ts); nothing else writes it.
+ */
+import { Declaration, EnumType, InputRow, OutputRow, tokenOf } from "./declaration";
+
+type Json = Record<string, unknown>;
+
+/** One property's schema: its type (or its enumeration's), description, secrecy and deprecation. */
+function propertyOf(row: InputRow | OutputRow): Json {
+  const type = row.enum ? { $ref: `#/types/${row.enum.token}` } : row.schema;
+  return {
+    ...type,
+    description: row.description,
+    ...("secret" in row && row.secret ? { secret: true } : {}),
+    ...(row.deprecation ? { deprecationMessage: row.deprecation } : {}),
+  };
+}
+
+/** The resource entry of `schema.json`. */
+export function resourceSchema(declaration: Declaration): Json {
+  const inputs = Object.entries(declaration.inputs).filter(([, row]) => !row.internal);
+  const outputs = Object.entries(declaration.outputs);
+  return {
+    description: declaration.description,
+    inputProperties: Object.fromEntries(inputs.map(([name, row]) => [name, propertyOf(row)])),
+    requiredInputs: inputs.filter(([, row]) => row.required).map(([name]) => name),
+    properties: Object.fromEntries(outputs.map(([name, row]) => [name, propertyOf(row)])),
+    required: outputs.filter(([, row]) => !row.optional).map(([name]) => name),
+  };
+}
+
+/** The named enumerations of a declaration's rows, by token. */
+export function enumTypes(declaration: Declaration): Record<string, Json> {
+  const types: Record<string, Json> = {};
+  const rows: (InputRow | OutputRow)[] = [...Object.values(declaration.inputs), ...Object.values(declaration.outputs)];
+  for (const e of rows.map((row) => row.enum).filter((e): e is EnumType => e !== undefined)) {
+    types[e.token] = { type: "string", description: e.description, enum: e.values };
+  }
+  return types;
+}
+
+/** The resources and types of every declaration, keyed as schema.json keys them. */
+export function schemaParts(declarations: Declaration[]): { resources: Json; types: Json } {
+  return {
+    resources: Object.fromEntries(declarations.map((d) => [tokenOf(d), resourceSchema(d)])),
+    types: Object.assign({}, ...declarations.map(enumTypes)),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * `npm run generate`: writes the files derived from the resources' declarations, schema.json and the property tables
+ * of docs/resources.md (between their markers). `--check` writes nothing and fails, naming them, when any is out of
+ * date (CI runs it: `npm run generate:check`). The docs are formatted as `npm run format` would (prettier leaves
+ * schema.json as JSON.stringify writes it).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as prettier from "prettier";
+import { DECLARATIONS } from "../provider/declarations";
+import { Declaration, tokenOf } from "../provider/shared/declaration";
+import { propertyTable, tableMarkers } from "../provider/shared/docs-of";
+import { schemaParts } from "../provider/shared/schema-of";
+import { FUNCTION_TYPES, FUNCTIONS, LANGUAGE, PACKAGE_CONFIG, PACKAGE_HEADER } from "../provider/package-schema";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const SCHEMA = path.join(ROOT, "schema.json");
+const RESOURCES_DOC = path.join(ROOT, "docs", "resources.md");
+
+/** schema.json's content: the package's part, then the declarations' resources and enumerations. */
+function schemaOf(declarations: Declaration[], version: string, previous: Json): unknown {
+  const { resources, types } = schemaParts(declarations);
+  const { name, displayName, description, license, keywords } = PACKAGE_HEADER;
+  const kept = undeclared(previous, declarations);
+  return {
+    ...{ name, displayName, description, version, license, keywords },
+    config: PACKAGE_CONFIG,
+    types: { ...kept.types, ...types, ...FUNCTION_TYPES },
+    resources: inOrder({ ...kept.resources, ...resources }, Object.keys((previous.resources ?? {}) as Json)),
+    functions: FUNCTIONS,
+    language: LANGUAGE,
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The resources (and the enumerations) schema.json has that no declaration covers yet, kept as they are while the
+ * resources move to declarations one by one (issue 24); empty once every resource is declared.
+ */
+function undeclared(previous: Json, declarations: Declaration[]): { resources: Json; types: Json } {
+  const declared = new Set(declarations.map(tokenOf));
+  const { types: generated } = schemaParts(declarations);
+  const without = (all: unknown, skip: (token: string) => boolean) =>
+    Object.fromEntries(Object.entries((all ?? {}) as Json).filter(([token]) => !skip(token)));
+  return {
+    resources: without(previous.resources, (token) => declared.has(token)),
+    types: without(previous.types, (token) => token in generated || token in FUNCTION_TYPES),
+  };
+}
+
+/** The resources in the order schema.json had them (a diff shows only what changed), new ones last. */
+function inOrder(resources: Json, previous: string[]): Json {
+  const rank = (token: string) => (previous.includes(token) ? previous.indexOf(token) : previous.length);
+  const tokens = Object.keys(resources).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(tokens.map((token) => [token, resources[token]]));
+}
+
+/** The docs' text with each declaration's table written between its markers. */
+function withTables(text: string, declarations: Declaration[]): string {
+  for (const declaration of declarations) {
+    const { begin, end } = tableMarkers(declaration);
+    const from = text.indexOf(begin);
+    const to = text.indexOf(end);
+    if (from < 0 || to < from) {
+      throw new Error(`docs/resources.md has no ${begin} … ${end} pair: add the two lines where the table goes`);
+    }
+    text = `${text.slice(0, from + begin.length)}\n\n${propertyTable(declaration).join("\n")}\n\n${text.slice(to)}`;
+  }
+  return text;
+}
+
+async function formatted(file: string, text: string): Promise<string> {
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(text, { ...options, filepath: file });
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes("--check");
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+  const previous = JSON.parse(fs.readFileSync(SCHEMA, "utf8")) as Json;
+  const wanted = new Map<string, string>([
+    [SCHEMA, `${JSON.stringify(schemaOf(DECLARATIONS, version, previous), null, 2)}\n`],
+    [RESOURCES_DOC, await formatted(RESOURCES_DOC, withTables(fs.readFileSync(RESOURCES_DOC, "utf8"), DECLARATIONS))],
+  ]);
+  const stale = [...wanted].filter(([file, text]) => fs.readFileSync(file, "utf8") !== text).map(([file]) => file);
+  const names = stale.map((file) => path.relative(ROOT, file));
+  if (check) {
+    if (stale.length === 0) return;
+    process.stderr.write(`generate: ${names.join(", ")} out of date with the declarations: run npm run generate\n`);
+    process.exit(1);
+  }
+  for (const file of stale) fs.writeFileSync(file, wanted.get(file)!);
+  process.stdout.write(stale.length === 0 ? "generate: up to date\n" : `generate: wrote ${names.join(", ")}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`generate: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
