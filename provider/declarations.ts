@@ -4,7 +4,8 @@
  */
 import type { Declaration } from "./shared/declaration";
 import { API_KEY } from "./api-key/declaration";
+import { COMPUTE } from "./compute/declaration";
 import { DATABASE } from "./database/declaration";
 import { ROLE } from "./role/declaration";
 
-export const DECLARATIONS: Declaration[] = [API_KEY, ROLE, DATABASE];
+export const DECLARATIONS: Declaration[] = [COMPUTE, API_KEY, ROLE, DATABASE];

@@ -25,14 +25,24 @@ function schemaOf(declarations: Declaration[], version: string, previous: Json):
   return {
     ...{ name, displayName, description, version, license, keywords },
     config: PACKAGE_CONFIG,
-    types: { ...kept.types, ...types, ...FUNCTION_TYPES },
-    resources: inOrder({ ...kept.resources, ...resources }, Object.keys((previous.resources ?? {}) as Json)),
+    types: inOrderOf(previous.types, { ...kept.types, ...types, ...FUNCTION_TYPES }),
+    resources: inOrderOf(previous.resources, { ...kept.resources, ...resources }),
     functions: FUNCTIONS,
     language: LANGUAGE,
   };
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * `entries` in the order `previous` (the current schema.json) lists them, the new ones last: a resource moved to a
+ * declaration keeps its place, so that schema.json changes only where a declaration says something else.
+ */
+function inOrderOf(previous: unknown, entries: Json): Json {
+  const before = Object.keys((previous ?? {}) as Json).filter((key) => key in entries);
+  const keys = [...before, ...Object.keys(entries).filter((key) => !before.includes(key))];
+  return Object.fromEntries(keys.map((key) => [key, entries[key]]));
+}
 
 /**
  * The resources (and the enumerations) schema.json has that no declaration covers yet, kept as they are while the
@@ -47,13 +57,6 @@ function undeclared(previous: Json, declarations: Declaration[]): { resources: J
     resources: without(previous.resources, (token) => declared.has(token)),
     types: without(previous.types, (token) => token in generated || token in FUNCTION_TYPES),
   };
-}
-
-/** The resources in the order schema.json had them (a diff shows only what changed), new ones last. */
-function inOrder(resources: Json, previous: string[]): Json {
-  const rank = (token: string) => (previous.includes(token) ? previous.indexOf(token) : previous.length);
-  const tokens = Object.keys(resources).sort((a, b) => rank(a) - rank(b));
-  return Object.fromEntries(tokens.map((token) => [token, resources[token]]));
 }
 
 /** The docs' text with each declaration's table written between its markers. */

@@ -1,5 +1,5 @@
 import { adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./adopt";
-import { planComputeChange } from "./diff";
+import { planComputeChange } from "./plan";
 
 const news = {
   projectId: "p-1",

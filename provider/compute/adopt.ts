@@ -14,10 +14,10 @@
  * - The preview says beforehand what adopting may do to a running compute, that `adoptId` only acts once, and that
  *   a replaced or destroyed adopted compute stays on the service.
  */
-import { ComputePlan, planComputeChange } from "./diff";
-import { ApiEndpoint, toOutputs } from "./mapping";
+import { ApiEndpoint, toOutputs } from "./outputs";
 import { attemptName, carriesOwnerTag } from "./owner";
-import { patchCompute } from "./patch";
+import { ComputePlan, planComputeChange } from "./plan";
+import { patchCompute } from "./update";
 import { errorKind } from "../shared/errors";
 import { client } from "../shared/runtime";
 

@@ -6,20 +6,18 @@
  *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
  *   attempt succeeded is provably ours and unused: it is deleted.
  * - Before anything is sent, computes on the branch named for this resource that nobody is known to manage (an
- *   interrupted `up` made them, `pulumi state delete` forgot them) are named to the user (strays.ts).
+ *   interrupted `up` made them, `pulumi state delete` forgot them) are named to the user (owner.ts, strays).
  * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
  *   the attempt's mark.
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
  *   engine keeps it in state and the next `up` repairs it instead of creating another.
  */
 import type { Endpoint } from "../../sdk";
-import { ApiEndpoint, toCreateBody, toOutputs } from "./mapping";
-import { describeBranchConflict } from "./branch-conflict";
-import { patchCompute } from "./patch";
-import { poolerRefusal } from "./refusal";
+import { ApiEndpoint, toCreateBody, toOutputs } from "./outputs";
+import { attemptName, noteSent, warnOfStrays } from "./owner";
+import { describeBranchConflict, poolerRefusal } from "./refusal";
+import { patchCompute } from "./update";
 import { errorKind, ResourceInitError } from "../shared/errors";
-import { attemptName } from "./owner";
-import { noteSent, warnOfStrays } from "./strays";
 import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
 

@@ -1,18 +1,18 @@
 /**
- * Compute's provider implementation, loaded by the serialized provider at call time (see compute.ts), so
+ * Compute's provider implementation, loaded by the serialized provider at call time (resource.ts), so
  * that resources already in state run the installed version of this code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { checkComputeInputs } from "./check";
-import { stableJson } from "../shared/stable-json";
-import { connectionWarning, keepOldSpelling, planComputeChange } from "./diff";
-import { ApiEndpoint, declaredOf, inputsFromOutputs, toOutputs } from "./mapping";
-import { createCompute } from "./create";
-import { MoveNotMade } from "./patch";
-import { outputsAfter, updateCompute } from "./update";
 import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./adopt";
+import { createCompute } from "./create";
+import { COMPUTE } from "./declaration";
 import { createTarget, explainNotFound, updateTarget } from "./missing";
-import { noteHeld, noteSeen } from "./strays";
+import { ApiEndpoint, declaredOf, inputsFromOutputs, outputsAfter, toOutputs } from "./outputs";
+import { noteHeld, noteSeen } from "./owner";
+import { connectionWarning, keepOldSpelling, planComputeChange } from "./plan";
+import { MoveNotMade, updateCompute } from "./update";
+import { checkInputs, Declaration } from "../shared/declaration";
+import { stableJson } from "../shared/stable-json";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -37,7 +37,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
   noteHeld(olds);
-  const failures = checkComputeInputs(news);
+  const failures = checkInputs(COMPUTE, news);
   if (failures.length > 0) return { inputs: news, failures };
   // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.
   const inputs = keepOldSpelling(olds, news);
@@ -46,9 +46,10 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   return { inputs, failures };
 }
 
-/** Deprecated inputs in use (api.md, Pooler fields: removal scheduled for 2026-06-20). */
+/** Deprecated inputs in use, the rows with a `deprecation` (api.md, Pooler fields: removal scheduled for 2026-06-20). */
 function deprecationWarnings(news: Props): string[] {
-  const used = ["poolerEnabled", "poolerMode"].filter((p) => news[p] !== undefined);
+  const { inputs }: Declaration = COMPUTE;
+  const used = Object.keys(inputs).filter((p) => inputs[p].deprecation && news[p] !== undefined);
   if (used.length === 0) return [];
   return [
     `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +

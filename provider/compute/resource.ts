@@ -7,6 +7,7 @@
  */
 import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
+import { COMPUTE } from "./declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Compute. Sizes are in compute units (CU): 0.25, 0.5, 1..16, even 18..56. */
@@ -84,47 +85,14 @@ function impl(): typeof import("./impl") {
 }
 
 /**
- * Every output the Compute class declares (and schema.json lists), in the order declared. Each is passed to the
- * engine as a property, `undefined` when the program does not set it, because a dynamic resource exposes as an
- * Output only the properties it was constructed with: an output left out of this list would be `undefined` at run
- * time (`db.regionId.apply(…)` throwing), whatever its type says. Undefined properties are not sent (the Pulumi
- * runtime drops them), so the inputs, the diffs and the state are the same as without them. The build fails if this
- * list and the class's declarations differ (`_EveryComputeOutputListed` below).
+ * Every output the Compute class declares (its declaration's outputs, as schema.json lists them), in the order
+ * declared. Each is passed to the engine as a property, `undefined` when the program does not set it, because a
+ * dynamic resource exposes as an Output only the properties it was constructed with: an output left out of this list
+ * would be `undefined` at run time (`db.regionId.apply(…)` throwing), whatever its type says. Undefined properties are
+ * not sent (the Pulumi runtime drops them), so the inputs, the diffs and the state are the same as without them. The
+ * build fails if the declaration and the class's declarations differ (`_EveryComputeOutputListed` below).
  */
-export const COMPUTE_OUTPUTS = [
-  "endpointId",
-  "projectId",
-  "branchId",
-  "regionId",
-  "type",
-  "autoscalingLimitMinCu",
-  "autoscalingLimitMaxCu",
-  "suspendTimeoutSeconds",
-  "pgSettings",
-  "poolerEnabled",
-  "poolerMode",
-  "disabled",
-  "passwordlessAccess",
-  "provisioner",
-  "name",
-  "restartTriggers",
-  "adoptId",
-  "host",
-  "poolerHost",
-  "proxyHost",
-  "currentState",
-  "pendingState",
-  "creationSource",
-  "lastActive",
-  "startedAt",
-  "suspendedAt",
-  "createdAt",
-  "updatedAt",
-  "computeReleaseVersion",
-  "maxConnections",
-  "resourceName",
-  "ownerTag",
-] as const;
+export const COMPUTE_OUTPUTS = Object.keys(COMPUTE.outputs) as (keyof typeof COMPUTE.outputs)[];
 
 /**
  * A short, stable identity of a resource within its project and stack. It names the compute when the program
@@ -135,8 +103,8 @@ function ownerTagOf(name: string): string {
 }
 
 /**
- * A compute endpoint on a branch. See the README's diff table for which changes replace, restart or
- * only PATCH it.
+ * A compute endpoint on a branch. docs/resources.md's table (generated from declaration.ts) says which changes
+ * replace, restart or only PATCH it.
  */
 export class Compute extends pulumi.dynamic.Resource {
   // Outputs typed `| undefined` come from fields the service may leave out of its answer (sdk/schemas.ts).
@@ -187,5 +155,5 @@ export class Compute extends pulumi.dynamic.Resource {
   }
 }
 
-/** Compiles only while COMPUTE_OUTPUTS names exactly the Outputs the Compute class declares. */
-type _EveryComputeOutputListed = Assert<SameNames<DeclaredOutputs<Compute>, (typeof COMPUTE_OUTPUTS)[number]>>;
+/** Compiles only while the declaration's outputs are exactly the Outputs the Compute class declares. */
+type _EveryComputeOutputListed = Assert<SameNames<DeclaredOutputs<Compute>, keyof typeof COMPUTE.outputs>>;

@@ -1,8 +1,13 @@
 /**
  * Compute sizes as the service documents them (api.md), kept as data so that check, the docs and the
  * tests read one table. The peers hard-coded "max 10 CU" and lagged behind the service (#157); this table
- * follows the documented list and is the one place to update when the service grows.
+ * follows the documented list and is the one place to update when the service grows. The size rules of the
+ * declaration (declaration.ts) are here too: one size, the pair, and the always-active computes above 16 CU.
  */
+import { isUnknown } from "../shared/unknown";
+import { CheckFailure, describe, Validator } from "../shared/validators";
+
+type Props = Record<string, unknown>;
 
 /** Every documented size in CU: 0.25, 0.5, each integer 1..16, each even integer 18..56. */
 export const ALLOWED_SIZES: readonly number[] = [
@@ -15,6 +20,9 @@ export const ALLOWED_SIZES: readonly number[] = [
 /** Autoscaling (min < max) is only possible within this range, and over at most this spread. */
 export const AUTOSCALING_MAX_CU = 16;
 export const AUTOSCALING_MAX_SPREAD_CU = 8;
+
+/** The two sizes: a change of either sends both (the service's merge of a lone size is undocumented: api.md). */
+export const SIZES = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"] as const;
 
 /** `max_connections` by the minimum size (service-spec.md, "Compute sizes"). Sizes above 10 CU keep 4000. */
 const MAX_CONNECTIONS: ReadonlyArray<readonly [number, number]> = [
@@ -38,6 +46,14 @@ export function maxConnectionsFor(minCu: number): number {
   return result;
 }
 
+const SIZES_TEXT = "0.25, 0.5, any integer from 1 to 16, or an even integer from 18 to 56";
+
+/** One size (api.md, Sizes). */
+export const isSize: Validator = (v) =>
+  typeof v === "number" && ALLOWED_SIZES.includes(v)
+    ? undefined
+    : `must be a compute size in CU (${SIZES_TEXT}); got ${describe(v)}`;
+
 /** Why a size pair is refused, or undefined when the service accepts it. */
 export function sizePairProblem(min: number, max: number): string | undefined {
   if (min > max) return `the minimum (${min} CU) is larger than the maximum (${max} CU)`;
@@ -49,4 +65,40 @@ export function sizePairProblem(min: number, max: number): string | undefined {
     return `max - min may be at most ${AUTOSCALING_MAX_SPREAD_CU} CU (got ${max} - ${min} = ${max - min})`;
   }
   return undefined;
+}
+
+/** The sizes are checked as a pair: both or neither, and a pair the service accepts (api.md, Sizes). */
+export function checkSizePair(news: Props): CheckFailure[] {
+  const min = news.autoscalingLimitMinCu;
+  const max = news.autoscalingLimitMaxCu;
+  if (isUnknown(min) || isUnknown(max)) return [];
+  if ((min === undefined) !== (max === undefined)) {
+    const [missing, given] = min === undefined ? [...SIZES] : [SIZES[1], SIZES[0]];
+    return [
+      {
+        property: missing,
+        reason: `must be set with ${given}: the sizes are checked as a pair (set both equal for a fixed size)`,
+      },
+    ];
+  }
+  if (typeof min !== "number" || typeof max !== "number") return [];
+  if (!ALLOWED_SIZES.includes(min) || !ALLOWED_SIZES.includes(max)) return [];
+  const problem = sizePairProblem(min, max);
+  return problem ? [{ property: "autoscalingLimitMaxCu", reason: problem }] : [];
+}
+
+/**
+ * Computes above 16 CU never scale to zero (api.md, Sizes: suspend_timeout_seconds -1). Whether the service refuses
+ * another delay or overrides it is undocumented: refusing it here is right either way.
+ */
+export function checkAlwaysActive(news: Props): CheckFailure[] {
+  const { autoscalingLimitMinCu: min, suspendTimeoutSeconds: suspend } = news;
+  if (typeof min !== "number" || min <= AUTOSCALING_MAX_CU || suspend === undefined || isUnknown(suspend)) return [];
+  if (suspend === -1) return [];
+  return [
+    {
+      property: "suspendTimeoutSeconds",
+      reason: `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active; got ${describe(suspend)}`,
+    },
+  ];
 }

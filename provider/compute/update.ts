@@ -6,18 +6,19 @@
  * - The real service refuses to restart an idle compute (api.md, Restart: "works only on an active compute"); an idle
  *   compute runs nothing, so there is nothing to restart: the trigger is recorded and the update succeeds.
  * - A value the service answers differently than asked (a plan's limit) is recorded in `overridden` and reported once,
- *   so the next `up` does not ask for it again (no permanent diff).
+ *   so the next `up` does not ask for it again (no permanent diff: outputs.ts).
+ * - The PATCH carries only the changed properties; a move (`branch_id`) the service answered without making fails the
+ *   update with the compute as the service left it. What a refusal means is explained in refusal.ts, with a branch's one
+ *   primary in the way.
  */
 import type { Operation } from "../../sdk";
-import { planComputeChange } from "./diff";
-import { ApiEndpoint, declaredOf, recordedOutputs, toOutputs } from "./mapping";
-import { patchCompute } from "./patch";
-import { warn } from "../shared/diagnostics";
+import { ApiEndpoint, outputsAfter, recordedOutputs, toPatchBody } from "./outputs";
+import { Overrides, planComputeChange } from "./plan";
+import { describeBranchConflict, explainRefusal, moveRefusedFor } from "./refusal";
 import { errorKind } from "../shared/errors";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
-type Overrides = Record<string, { requested: unknown; service: unknown }>;
 
 /** Applies `news` to the compute whose outputs are `olds`; returns the new outputs. */
 export async function updateCompute(id: string, olds: Props, news: Props): Promise<Props> {
@@ -58,31 +59,44 @@ function isRunning(endpoint: ApiEndpoint): boolean {
 }
 
 /**
- * The outputs after a create or an update, with the provider's records: the inputs the program declared, and the
- * values of `asked` the service set otherwise (reported once; an entry leaves when the service takes the value).
+ * Sends one PATCH with only `properties`, and answers the compute with the operations it started; a refused branch
+ * move names the branch and the compute already there; a refusal says what to do only where it is about the move or
+ * the deprecated pooler fields (`explainRefusal`).
  */
-export function outputsAfter(endpoint: ApiEndpoint, news: Props, asked: string[], previous?: Overrides): Props {
-  const outputs = toOutputs(endpoint, news);
-  const overridden: Overrides = { ...previous };
-  const refused = new Set(planComputeChange(outputs, news).patch);
-  for (const property of asked) {
-    // A value the answer does not report is no override: the service did not say it kept another one.
-    if (!refused.has(property) || outputs[property] === undefined) delete overridden[property];
-    else if (!(property in overridden)) {
-      overridden[property] = { requested: news[property], service: outputs[property] };
-      warn(overrideMessage(endpoint.id, news, property, outputs[property]));
-    }
+export async function patchCompute(
+  projectId: string,
+  id: string,
+  news: Props,
+  properties: string[],
+): Promise<{ endpoint: ApiEndpoint; operations: readonly Operation[] }> {
+  const body = toPatchBody(news, properties);
+  const branchId = body.endpoint.branch_id;
+  const { endpoint, operations } = await client()
+    .endpoints.update(projectId, id, body)
+    .catch(async (error: unknown) => {
+      if (errorKind(error) === "conflict" && branchId) {
+        const message = await describeBranchConflict(projectId, String(branchId), { movingId: id });
+        throw new Error(message, { cause: error });
+      }
+      throw await explainRefusal(projectId, id, news, body.endpoint, error);
+    });
+  if (branchId !== undefined && endpoint.branch_id !== branchId) {
+    const stayed = `it stayed on branch ${endpoint.branch_id}; the other changes of this update were applied`;
+    throw new MoveNotMade(await moveRefusedFor(projectId, id, news, String(branchId), stayed), endpoint as ApiEndpoint);
   }
-  const records: Props = { declared: declaredOf(news) };
-  if (Object.keys(overridden).length > 0) records.overridden = overridden;
-  return toOutputs(endpoint, { ...news, ...records });
+  return { endpoint: endpoint as ApiEndpoint, operations };
 }
 
-function overrideMessage(id: string, news: Props, property: string, service: unknown): string {
-  const label = news.resourceName ? `Compute "${String(news.resourceName)}" (${id})` : `Compute ${id}`;
-  const value = typeof service === "number" || typeof service === "boolean" ? ` at ${String(service)}` : "";
-  return (
-    `${label}: the service kept ${property}${value} instead of the value the program asks for (the account's plan ` +
-    `may not allow it). This is recorded: the next up will not ask again unless the program's value changes.`
-  );
+/**
+ * A move the service answered without making (it ignored `branch_id`): carries the compute as the service left it,
+ * so the update records what was applied (the sizes, say) and the next `up` asks only for the move again.
+ */
+export class MoveNotMade extends Error {
+  constructor(
+    message: string,
+    readonly endpoint: ApiEndpoint,
+  ) {
+    super(message);
+    this.name = "MoveNotMade";
+  }
 }

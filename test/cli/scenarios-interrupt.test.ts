@@ -19,7 +19,7 @@
  *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
  * - The provider never takes the interrupted attempt's compute (README, "Names and lost responses"): it stays on the
  *   service, named `pulumi-<ownerTag>-<8 hex>`, beside the one the state holds; nothing is deleted or duplicated
- *   besides it. The next `up`'s create names it in a warning (provider/compute/strays.ts), as after two Ctrl-Cs and
+ *   besides it. The next `up`'s create names it in a warning (provider/compute/owner.ts), as after two Ctrl-Cs and
  *   after `pulumi state delete` of the compute.
  */
 import { ChildProcess } from "child_process";

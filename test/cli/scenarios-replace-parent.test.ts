@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.stop());
 
-/** The advice for a move under a new parent (provider/compute/branch-conflict.ts taggedRemedy). */
+/** The advice for a move under a new parent (provider/compute/refusal.ts taggedRemedy). */
 const ALIAS_ADVICE = "give the resource an alias to that place (aliases: [{ parent: <the old parent> }]";
 
 describe("a compute moved under a ComponentResource without an alias, through the real CLI", () => {

@@ -102,7 +102,7 @@ export function expectConflictNamed(message: string | undefined, branch: string,
 /**
  * A refused create of a second primary: its POST (409), the read naming the primary; nothing deleted or lost. A create
  * whose Check got no old inputs (`--replace`, a new URN) lists the branch first, naming computes named for the
- * resource (provider/compute/strays.ts): `listedFirst`.
+ * resource (provider/compute/owner.ts): `listedFirst`.
  */
 export async function expectNothingLost(
   world: CliWorld,

@@ -39,7 +39,7 @@ describe("a replica (read_only) replaced by the engine, through the real CLI", (
           expect(await computesOn(world, branch)).toEqual([now]);
           expect(await stateIds(stack, "db")).toEqual([now]);
           // --replace gives the provider no sign that the state holds the resource: its create names the old
-          // compute among those named for the resource (provider/compute/strays.ts); a new trigger does (Check).
+          // compute among those named for the resource (provider/compute/owner.ts); a new trigger does (Check).
           const named = options.replace ? [expect.stringContaining(`named for this resource`)] : [];
           expect(up.warnings).toEqual(named);
           if (options.replace) expect(up.warnings[0]).toContain(`${old} (pulumi-`);

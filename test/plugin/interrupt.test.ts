@@ -2,7 +2,7 @@
  * A `pulumi up` interrupted (CLI and plugin killed) after the service created a compute, before Pulumi recorded it:
  * the state keeps a pending create, and the next `up` warns of it and creates again. The compute the interrupted
  * attempt made cannot be proven to be that attempt's (a twin stack's, or the one a `--replace` replaces, looks the
- * same), so it is never taken: a replica's next up names it in a warning (provider/compute/strays.ts) and makes a new
+ * same), so it is never taken: a replica's next up names it in a warning (provider/compute/owner.ts) and makes a new
  * one; a primary's next up fails on the branch's one primary, naming it and offering adoptId first (it may be in
  * use). Nothing held is lost.
  */
