@@ -25,14 +25,24 @@ function schemaOf(declarations: Declaration[], version: string, previous: Json):
   return {
     ...{ name, displayName, description, version, license, keywords },
     config: PACKAGE_CONFIG,
-    types: { ...kept.types, ...types, ...FUNCTION_TYPES },
-    resources: { ...kept.resources, ...resources },
+    types: inPreviousOrder({ ...kept.types, ...types, ...FUNCTION_TYPES }, previous.types),
+    resources: inPreviousOrder({ ...kept.resources, ...resources }, previous.resources),
     functions: FUNCTIONS,
     language: LANGUAGE,
   };
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * `entries` in the order schema.json has them (one it lacks, last), so that moving a resource to a declaration moves
+ * nothing in schema.json: the kept ones would otherwise come first and the declared ones after them.
+ */
+function inPreviousOrder(entries: Json, previous: unknown): Json {
+  const order = Object.keys((previous ?? {}) as Json);
+  const rank = (token: string) => (order.includes(token) ? order.indexOf(token) : order.length);
+  return Object.fromEntries(Object.entries(entries).sort(([a], [b]) => rank(a) - rank(b)));
+}
 
 /**
  * The resources (and the enumerations) schema.json has that no declaration covers yet, kept as they are while the
