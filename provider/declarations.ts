@@ -3,6 +3,7 @@
  * schema.json's resources and the docs' property tables from these (scripts/generate.ts).
  */
 import type { Declaration } from "./shared/declaration";
+import { BRANCH } from "./branch/declaration";
 import { DATABASE } from "./database/declaration";
 
-export const DECLARATIONS: Declaration[] = [DATABASE];
+export const DECLARATIONS: Declaration[] = [BRANCH, DATABASE];

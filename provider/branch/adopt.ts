@@ -16,8 +16,8 @@
 import { errorKind } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { Created } from "./create";
-import { labelOf, planBranchChange } from "./diff";
-import { declaredOf, Origin, originOfRecord, outputsWith } from "./mapping";
+import { labelOf, planBranchChange } from "./plan";
+import { declaredOf, Origin, originOfRecord, outputsWith } from "./state";
 import { updateBranch } from "./update";
 
 type Props = Record<string, unknown>;

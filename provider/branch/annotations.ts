@@ -8,12 +8,12 @@
  * registration with its old inputs before a replacement a new `replacementTrigger` decides, and calls no Diff for that
  * one (pulumi/pulumi step_generator.go, `triggerReplace`), so a refusal in Check would refuse the way out too; Diff
  * also sees the branch's own annotations, which the old inputs may not declare. A replacement the Diff plans (a new
- * parent, say) takes the new annotations with it. Removing `annotations` from the program only stops declaring them (diff.ts: recorded); the branch
+ * parent, say) takes the new annotations with it. Removing `annotations` from the program only stops declaring them (plan.ts: recorded); the branch
  * keeps them. Messages name the keys, never the values (the plugin cannot know which were secrets).
  */
 import { stableJson } from "../shared/stable-json";
 import { describe } from "../shared/validators";
-import { labelOf } from "./diff";
+import { labelOf } from "./plan";
 
 type Props = Record<string, unknown>;
 type Annotations = Record<string, unknown>;

@@ -18,8 +18,8 @@ import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { annotationsApplied, notAppliedError } from "./annotations";
-import { labelOf } from "./diff";
-import { Origin, originOf, outputsWith, toCreateBody } from "./mapping";
+import { labelOf } from "./plan";
+import { Origin, originOf, outputsWith, toCreateBody } from "./state";
 import { isOwnOldBranch, protectedReplacement, withNameLock } from "./replacing";
 
 type Props = Record<string, unknown>;

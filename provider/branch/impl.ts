@@ -3,6 +3,7 @@
  * resources already in state run the installed version of this code.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -11,11 +12,19 @@ import { client, configure as configureRuntime, noteProgramCheck } from "../shar
 import { stableJson } from "../shared/stable-json";
 import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
 import { annotationsChangeError } from "./annotations";
-import { checkBranchInputs, checkReplaceProtected, checkResetProtected } from "./check";
 import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
-import { changeWarnings, labelOf, planBranchChange, protectedOutsideProgram, unguardedWarning } from "./diff";
-import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./mapping";
+import { BRANCH } from "./declaration";
+import {
+  changeWarnings,
+  checkReplaceProtected,
+  checkResetProtected,
+  labelOf,
+  planBranchChange,
+  protectedOutsideProgram,
+  unguardedWarning,
+} from "./plan";
+import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./state";
 import { noteHeld, noteSeen, protectedReplacement } from "./replacing";
 import { failedUpdate, updateBranch } from "./update";
 
@@ -34,11 +43,10 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
   const inputs = withDefaultName(olds, news);
-  const triggersChanged = stableJson(olds.resetTriggers) !== stableJson(inputs.resetTriggers);
   const failures = [
-    ...checkBranchInputs(inputs),
+    ...checkInputs(BRANCH, inputs),
     ...checkReplaceProtected(olds, inputs),
-    ...checkResetProtected(olds, inputs, triggersChanged),
+    ...checkResetProtected(olds, inputs),
   ];
   if (failures.length > 0) return { inputs, failures };
   noteHeld(olds);

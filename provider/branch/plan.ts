@@ -1,129 +1,108 @@
 /**
- * `diff` for Branch: pure (no API call, no credentials), so preview stays fast, offline and truthful. What a change
- * does is data (BRANCH_DIFF_RULES); docs/resources.md's Branch table is this table.
+ * Check's and Diff's hooks beside the declaration: what a change of a branch does, derived from the rows
+ * (shared/declaration.ts `planChange`: one comparison per property, so that Check and Diff read every accepted spelling
+ * of one value, an LSN or an instant, as that value, and a property the program leaves out alike). Pure: no API call,
+ * no credentials, so that preview stays fast, offline and truthful.
  *
- * New inputs are compared with the old outputs: what the branch was made from with `origin` (mapping.ts: a reset moves
- * the record's point, which is no change of the program), the rest with the service's record. A property the program
- * leaves out never diffs (the parent it defaulted to was recorded at creation); one it removes diffs only where the
- * removal means something (`expiresAt`: no expiry; `protected`: unprotected, as Pulumi's `protect`, which
- * `protected: true` brought, goes with the line; `resetTriggers`, `adoptId`: recorded; `annotations`: recorded, the
- * branch keeps them: annotations.ts).
+ * What is Branch's own: the Diff compares what the branch was made from with `origin` (state.ts), the rest with the
+ * service's record; a property the program leaves out never diffs (the parent it defaulted to was recorded at
+ * creation); one it removes diffs only where the removal means something (`expiresAt`: no expiry; `protected`:
+ * unprotected, as Pulumi's `protect`, which `protected: true` brought, goes with the line; both only where the program
+ * had declared them; `resetTriggers`, `adoptId`: recorded; `annotations`: recorded, the branch keeps them). Only a
+ * changed `resetTriggers` resets (a first value is recorded). Check refuses, from the old inputs, what the service
+ * would refuse of a protected branch.
  */
 import { declaredIn } from "../shared/declared";
+import { planChange } from "../shared/declaration";
 import { isUnknown } from "../shared/unknown";
 import { stableJson } from "../shared/stable-json";
-import { sameInstant, sameLsn } from "./time";
+import { CheckFailure } from "../shared/validators";
+import { BRANCH } from "./declaration";
+import { asMadeFrom } from "./state";
 
 type Props = Record<string, unknown>;
 
-/**
- * replace: a new branch; patch: one PATCH; reset: the restore API from the parent; record: state only; refuse: no
- * documented call makes the change, so it is refused at preview (annotations.ts).
- */
-export type BranchEffect = "replace" | "patch" | "reset" | "record" | "refuse";
-
-export interface BranchDiffRule {
-  effect: BranchEffect;
-  /** Compared with `origin` (what the branch was made from) rather than the service's record. */
-  fromOrigin?: boolean;
-  /** Why, for the docs. */
-  because: string;
-}
-
-const MADE_FROM = "a branch's parent, point in time and init source are fixed when it is created";
-
-export const BRANCH_DIFF_RULES: Record<string, BranchDiffRule> = {
-  projectId: { effect: "replace", because: "a branch belongs to one project" },
-  parentId: { effect: "replace", fromOrigin: true, because: MADE_FROM },
-  parentLsn: { effect: "replace", fromOrigin: true, because: MADE_FROM },
-  parentTimestamp: { effect: "replace", fromOrigin: true, because: MADE_FROM },
-  initSource: { effect: "replace", fromOrigin: true, because: MADE_FROM },
-  name: { effect: "patch", because: "PATCH branch.name" },
-  protected: { effect: "patch", because: "PATCH branch.protected" },
-  expiresAt: { effect: "patch", because: "PATCH branch.expires_at (null removes it)" },
-  annotations: {
-    effect: "refuse",
-    because: "set only by the create (annotation_value); BranchUpdateRequest has none: refused at preview",
-  },
-  resetTriggers: { effect: "reset", because: "POST …/restore from the parent, at its head" },
-  adoptId: { effect: "record", because: "acts only at creation" },
-  resourceName: { effect: "record", because: "the provider's label in messages" },
-};
-
-/** Properties whose removal from the program is a change (see the module's doc). */
-const REMOVAL_CHANGES = ["expiresAt", "protected", "resetTriggers", "adoptId"];
+/** Removals that act only where the program had declared the property (`declared` in the state). */
+const DECLARED_REMOVALS = ["expiresAt", "protected"];
 
 /**
- * Of those, the ones whose removal acts only where the program had declared them (`declared` in the state). A
- * declaration that changes nothing on the service (the program writes the value the branch has) is still a change:
- * recorded, so that removing it later is seen.
+ * Properties whose declaration is recorded even when it changes nothing on the service (the program writes the value
+ * the branch has), so that removing them later is seen.
  */
-const DECLARED_REMOVALS = ["expiresAt", "annotations", "protected"];
+const RECORDED_DECLARATIONS = ["expiresAt", "annotations", "protected"];
 
 export interface BranchPlan {
   changes: boolean;
   replaces: string[];
   /** Properties sent in the PATCH. */
   patch: string[];
-  /** Properties whose (known) change no call can make: Diff refuses them (annotations.ts). */
+  /** Properties whose (known) change no call can make: Diff refuses them (`annotationsChangeError`). */
   refused: string[];
   /** True when resetTriggers changed from one value to another: the branch is reset from its parent. */
   reset: boolean;
 }
 
-/** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the branch. */
+/**
+ * Decides what changing `olds` into `news` does to the branch: for the Diff, `olds` are the old outputs (with `origin`
+ * and `declared`); for Check, the old inputs.
+ */
 export function planBranchChange(olds: Props, news: Props): BranchPlan {
-  const changed = Object.keys(BRANCH_DIFF_RULES).filter((property) => inputChanged(property, olds, news));
-  const where = (effect: BranchEffect) => changed.filter((p) => BRANCH_DIFF_RULES[p].effect === effect);
+  const declared = declaredIn(olds) ?? [];
+  const undeclared = DECLARED_REMOVALS.filter((p) => news[p] === undefined && !declared.includes(p));
+  const plan = planChange(BRANCH, asMadeFrom(olds), news, undeclared);
   return {
-    changes: changed.length > 0 || declarationsChanged(olds, news),
-    replaces: where("replace"),
-    patch: where("patch"),
-    refused: where("refuse").filter((p) => !isUnknown(news[p])),
+    changes: plan.changed.length > 0 || declarationsChanged(olds, news),
+    replaces: plan.by.replace,
+    patch: plan.by.update,
+    refused: plan.by.refused.filter((p) => !isUnknown(news[p])),
     // A first value (none before) is recorded, as a removal is: only a changed value resets (it discards data).
-    reset: changed.includes("resetTriggers") && news.resetTriggers !== undefined && olds.resetTriggers !== undefined,
+    reset:
+      plan.by.action.includes("resetTriggers") && news.resetTriggers !== undefined && olds.resetTriggers !== undefined,
   };
 }
 
-/** The program now declares (or no longer declares) one of DECLARED_REMOVALS: `declared` is to be recorded. */
+/** The program now declares (or no longer declares) one of RECORDED_DECLARATIONS: `declared` is to be recorded. */
 function declarationsChanged(olds: Props, news: Props): boolean {
   const declared = declaredIn(olds);
   if (declared === undefined) return false;
-  const before = declared.filter((p) => DECLARED_REMOVALS.includes(p)).sort();
-  const after = DECLARED_REMOVALS.filter((p) => news[p] !== undefined).sort();
+  const before = declared.filter((p) => RECORDED_DECLARATIONS.includes(p)).sort();
+  const after = RECORDED_DECLARATIONS.filter((p) => news[p] !== undefined).sort();
   return stableJson(before) !== stableJson(after);
 }
 
 /**
- * True when `news` changes `property` from `olds`: the one comparison of each property, used by Diff (old outputs, with
- * `origin`) and by Check (old inputs), so that both read every accepted spelling of one value (an LSN, an instant) as
- * that value, and a property the program leaves out alike.
+ * Check, with the old inputs: a replacement of a branch the program protected (its old inputs say `protected: true`).
+ * Neon would let the new branch be made and then refuse to delete the old one, and `protected: false` in the same
+ * change would apply to the new branch only. Refused here, naming the property (the Diff refuses it too, from the
+ * service's record, for a branch protected outside the program).
  */
-export function inputChanged(property: string, olds: Props, news: Props): boolean {
-  const wanted = news[property];
-  if (wanted === undefined) return removed(property, olds);
-  if (isUnknown(wanted)) return true;
-  const rule = BRANCH_DIFF_RULES[property];
-  const origin = (olds.origin ?? {}) as Props;
-  const actual = rule.fromOrigin && olds.origin !== undefined ? origin[property] : olds[property];
-  return !sameValue(property, actual, wanted);
+export function checkReplaceProtected(olds: Props, news: Props): CheckFailure[] {
+  if (olds.protected !== true) return [];
+  return planBranchChange(olds, news)
+    .replaces.filter((p) => !isUnknown(news[p]))
+    .map((property) => ({
+      property,
+      reason:
+        "changed on a protected branch: the replacement would make a new branch and then fail to delete this one " +
+        "(Neon does not delete a protected branch). Unprotect it first in an up of its own (protected: false, " +
+        "without this change; in the same up it would apply to the new branch only), then make this change",
+    }));
 }
 
-/** A property the program removed: a change only where the state says the program had set it. */
-function removed(property: string, olds: Props): boolean {
-  if (!REMOVAL_CHANGES.includes(property)) return false;
-  if (property === "resetTriggers" || property === "adoptId") return olds[property] !== undefined;
-  const declared = declaredIn(olds) ?? [];
-  if (!DECLARED_REMOVALS.includes(property) || !declared.includes(property)) return false;
-  return property === "protected" ? olds.protected === true : olds.expiresAt !== undefined;
-}
-
-function sameValue(property: string, actual: unknown, wanted: unknown): boolean {
-  if (property === "expiresAt" || property === "parentTimestamp") return sameInstant(actual, wanted);
-  if (property === "parentLsn") return sameLsn(actual, wanted);
-  if (property === "annotations") return stableJson(actual ?? {}) === stableJson(wanted);
-  if (property === "protected") return (actual ?? false) === wanted;
-  return stableJson(actual) === stableJson(wanted);
+/**
+ * Check, with the old inputs: a reset the update would make while the branch stays protected: Neon does not reset a
+ * protected branch (docs, Protected branches). Only a changed value resets (a create, or a first value, resets nothing).
+ */
+export function checkResetProtected(olds: Props, news: Props): CheckFailure[] {
+  if (news.protected !== true || !planBranchChange(olds, news).reset) return [];
+  return [
+    {
+      property: "resetTriggers",
+      reason:
+        "changed while protected is true: Neon does not reset a protected branch. Set protected: false in the same " +
+        "change (the update unprotects the branch, then resets it), or leave resetTriggers as they were",
+    },
+  ];
 }
 
 /** `Branch "name" (br-…)`, or `Branch br-…` without a resource name. */

@@ -6,6 +6,7 @@
  * call time, so the state stays small and old state runs new code.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { BRANCH } from "./declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Branch. See docs/resources.md (Branch) for what each change does. */
@@ -70,39 +71,12 @@ function impl(): typeof import("./impl") {
 }
 
 /**
- * Every output the Branch class declares, in the order declared: each is passed to the engine as a property,
- * `undefined` when the program does not set it, so that each is an Output at run time (shared/declared-outputs.ts).
- * The build fails if this list and the class's declarations differ (`_EveryBranchOutputListed` below).
+ * Every output the Branch class declares, in the order declared (its declaration's outputs): each is passed to the
+ * engine as a property, `undefined` when the program does not set it, so that each is an Output at run time
+ * (shared/declared-outputs.ts). The build fails if the declaration and the class's declarations differ
+ * (`_EveryBranchOutputListed` below).
  */
-export const BRANCH_OUTPUTS = [
-  "branchId",
-  "projectId",
-  "parentId",
-  "name",
-  "parentLsn",
-  "parentTimestamp",
-  "initSource",
-  "protected",
-  "expiresAt",
-  "annotations",
-  "resetTriggers",
-  "adoptId",
-  "default",
-  "currentState",
-  "pendingState",
-  "stateChangedAt",
-  "logicalSize",
-  "creationSource",
-  "computeTimeSeconds",
-  "activeTimeSeconds",
-  "writtenDataBytes",
-  "dataTransferBytes",
-  "createdAt",
-  "updatedAt",
-  "ttlIntervalSeconds",
-  "lastResetAt",
-  "resourceName",
-] as const;
+export const BRANCH_OUTPUTS = Object.keys(BRANCH.outputs) as (keyof typeof BRANCH.outputs)[];
 
 /**
  * A branch of a Neon project. Outputs are the service's record in camelCase; typed `| undefined` where the service may
@@ -174,5 +148,5 @@ export function withServiceProtection(
   return { ...opts, protect: true };
 }
 
-/** Compiles only while BRANCH_OUTPUTS names exactly the Outputs the Branch class declares. */
-type _EveryBranchOutputListed = Assert<SameNames<DeclaredOutputs<Branch>, (typeof BRANCH_OUTPUTS)[number]>>;
+/** Compiles only while the declaration's outputs are exactly the Outputs the Branch class declares. */
+type _EveryBranchOutputListed = Assert<SameNames<DeclaredOutputs<Branch>, keyof typeof BRANCH.outputs>>;

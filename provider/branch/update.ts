@@ -16,9 +16,9 @@ import type { Branch } from "../../sdk";
 import { ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { annotationsChangeError } from "./annotations";
-import { labelOf, planBranchChange } from "./diff";
-import { Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./mapping";
-import { instantOf, sameInstant } from "./time";
+import { labelOf, planBranchChange } from "./plan";
+import { instantOf, sameInstant } from "./rules";
+import { Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./state";
 
 type Props = Record<string, unknown>;
 
