@@ -98,6 +98,15 @@ describe("Branch: check, from the declaration", () => {
   it("lets values unknown in a preview pass", () => {
     expect(failuresOf({ parentId: UNKNOWN, expiresAt: UNKNOWN, annotations: { a: UNKNOWN } })).toEqual([]);
   });
+
+  it("says what a change of each input does: the table the docs show", () => {
+    const changes = Object.fromEntries(Object.entries(BRANCH.inputs).map(([name, row]) => [name, row.change]));
+    expect(changes).toEqual({
+      ...{ projectId: "replace", parentId: "replace", parentLsn: "replace", parentTimestamp: "replace" },
+      ...{ initSource: "replace", name: "update", protected: "update", expiresAt: "update", annotations: "refused" },
+      ...{ resetTriggers: "action", adoptId: "record", resourceName: "record" },
+    });
+  });
 });
 
 describe("the name's default", () => {

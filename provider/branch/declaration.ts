@@ -1,14 +1,9 @@
 /**
- * Branch, declared: a branch of a project. Each property is one row (its type, the API field, its rules and their
- * source, what a change does, how two values compare, its output); Check, the diff's plan, the create and PATCH
- * bodies, the outputs, schema.json and the table in docs/resources.md are derived from it (shared/declaration.ts).
- * What is Branch's own (what it was made from, protection, reset, annotations, adoption) is in the hooks beside it:
- * plan.ts (Check and Diff), state.ts (outputs and records).
- *
- * Two kinds of input: what a branch is made from (its project, parent, point in time and init source: fixed at
- * creation, a change replaces it) and what an update changes (name, protection, expiry). Annotations are set only by
- * the create (plan.ts refuses a change); `resetTriggers` acts by a reset of its own (update.ts); `adoptId` and the
- * resource's name are kept in state only.
+ * Branch, declared: a branch of a project, one row per property (its type, API field, rules and their source, what a
+ * change does, how two values compare, its output). Check, the diff's plan, the create and PATCH bodies, the outputs,
+ * schema.json and the table in docs/resources.md are derived from it (shared/declaration.ts). What is Branch's own is
+ * in the hooks beside it: plan.ts (Check and Diff: what it was made from, declared removals, protection, reset,
+ * annotations), state.ts (outputs and the provider's records), rules.ts (instants, LSNs, rules over several inputs).
  */
 import { checkInputs, Declaration, SchemaType } from "../shared/declaration";
 import { isBranchId, isProjectId } from "../shared/ids";
@@ -95,7 +90,7 @@ export const BRANCH = {
       description:
         "`parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Changing it replaces the branch.",
     },
-    // Removed from a program that had declared protected: true, it unprotects (plan.ts: only what the program declared).
+    // Removed from a program that had declared protected: true, it unprotects (plan.ts: only a declared one).
     protected: {
       schema: BOOLEAN,
       api: "branch.protected",
@@ -138,7 +133,7 @@ export const BRANCH = {
       because: "a reset gives the branch its parent's latest data: its computes restart",
       description: RESETS,
     },
-    // Acts only at creation (adopt.ts); kept in state so that Delete leaves the branch it names.
+    // Acts only at creation (existing.ts); kept in state so that Delete leaves the branch it names.
     adoptId: {
       schema: STRING,
       rules: [isString, isBranchId],
@@ -218,11 +213,7 @@ export const BRANCH = {
       optional: true,
       description: "The state the branch is moving to, if any.",
     },
-    stateChangedAt: {
-      schema: STRING,
-      api: "state_changed_at",
-      description: "When `currentState` began (ISO 8601).",
-    },
+    stateChangedAt: { schema: STRING, api: "state_changed_at", description: "When `currentState` began (ISO 8601)." },
     logicalSize: {
       schema: INTEGER,
       api: "logical_size",

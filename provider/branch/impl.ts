@@ -10,12 +10,12 @@ import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
-import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
-import { annotationsChangeError } from "./annotations";
+import { adoptBranch, adoptionWarnings, keptOnDelete, noteHeld, noteSeen, protectedReplacement } from "./existing";
 import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
 import { BRANCH } from "./declaration";
 import {
+  annotationsChangeError,
   changeWarnings,
   checkReplaceProtected,
   checkResetProtected,
@@ -25,7 +25,6 @@ import {
   unguardedWarning,
 } from "./plan";
 import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./state";
-import { noteHeld, noteSeen, protectedReplacement } from "./replacing";
 import { failedUpdate, updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
@@ -67,7 +66,7 @@ export function withDefaultName(olds: Props, news: Props): Props {
 
 /**
  * Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses;
- * refuses what no call can do (a protected branch replaced, annotations changed: annotations.ts).
+ * refuses what no call can do (a protected branch replaced, annotations changed: plan.ts).
  */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planBranchChange(olds, news);
@@ -127,7 +126,7 @@ export const update = withHints(
 
 /**
  * Deletes the branch, or refuses before sending anything (delete.ts). A branch the state's `adoptId` names is left on
- * the service, with a warning (adopt.ts).
+ * the service, with a warning (existing.ts).
  */
 export const deleteBranch = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);

@@ -16,11 +16,12 @@ import { declaredIn } from "../shared/declared";
 import { planChange } from "../shared/declaration";
 import { isUnknown } from "../shared/unknown";
 import { stableJson } from "../shared/stable-json";
-import { CheckFailure } from "../shared/validators";
+import { CheckFailure, describe } from "../shared/validators";
 import { BRANCH } from "./declaration";
 import { asMadeFrom } from "./state";
 
 type Props = Record<string, unknown>;
+type Annotations = Record<string, unknown>;
 
 /** Removals that act only where the program had declared the property (`declared` in the state). */
 const DECLARED_REMOVALS = ["expiresAt", "protected"];
@@ -108,6 +109,50 @@ export function checkResetProtected(olds: Props, news: Props): CheckFailure[] {
 /** `Branch "name" (br-…)`, or `Branch br-…` without a resource name. */
 export function labelOf(id: string, props: Props): string {
   return props.resourceName ? `Branch "${String(props.resourceName)}" (${id})` : `Branch ${id}`;
+}
+
+/**
+ * Annotations after creation. The only requests that take a branch's annotations are the creates (`annotation_value`,
+ * OpenAPI `createProjectBranch` and `createProjectBranchAnonymized`: `AnnotationCreateValueRequest`);
+ * `BranchUpdateRequest` has `name`, `protected` and `expires_at` only, no path takes annotations of an existing branch,
+ * and the official CLI sets them only at creation (neondatabase/neonctl#264). So a change (the row's `refused`) would be
+ * an update that cannot succeed: Diff refuses it at preview, naming the keys and the way out, with nothing sent, and so
+ * does an update or an adoption that gets one all the same. Not Check: the engine checks a registration with its old
+ * inputs before a replacement a new `replacementTrigger` decides, and calls no Diff for that one (pulumi/pulumi
+ * step_generator.go, `triggerReplace`), so a refusal in Check would refuse the way out too; Diff also sees the
+ * branch's own annotations, which the old inputs may not declare. A replacement the Diff plans (a new parent, say)
+ * takes the new annotations with it. Removing `annotations` from the program only stops declaring them (recorded); the
+ * branch keeps them. Messages name the keys, never the values (the plugin cannot know which were secrets).
+ *
+ * Diff and update: the error for a planned change of annotations (`olds`: the old outputs, the service's value).
+ */
+export function annotationsChangeError(id: string, olds: Props, news: Props): Error {
+  return new Error(`${labelOf(id, olds)}: annotations: ${annotationsChangeReason(olds.annotations, news.annotations)}`);
+}
+
+/** Why annotations cannot change from `before` (the service's) to `after`, with the way out; one line. */
+export function annotationsChangeReason(before: unknown, after: unknown): string {
+  return (
+    `cannot change on an existing branch: Neon sets a branch's annotations only when it creates it (no documented ` +
+    `call updates them), and this change would ${changesOf((before ?? {}) as Annotations, after as Annotations)} ` +
+    `(values not shown: they may be secrets). Set annotations back to what they were, or recreate the branch with a ` +
+    `new value of the resource option replacementTrigger (a new branch from its parent's data: this branch's own ` +
+    `changes are deleted with it). See docs/resources.md#branch (Annotations after creation)`
+  );
+}
+
+/** What a change from `before` to `after` does, by key: `set "k" (old → new)`, `add "k"`, `remove "k"`. */
+function changesOf(before: Annotations, after: Annotations): string {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys
+    .filter((k) => stableJson(before[k]) !== stableJson(after[k]))
+    .map((k) => {
+      const key = JSON.stringify(k);
+      if (before[k] === undefined) return `add ${key} (${describe(after[k])})`;
+      if (after[k] === undefined) return `remove ${key} (${describe(before[k])})`;
+      return `set ${key} from ${describe(before[k])} to ${describe(after[k])}`;
+    })
+    .join(", ");
 }
 
 /**
