@@ -4,8 +4,9 @@
  */
 import type { Declaration } from "./shared/declaration";
 import { API_KEY } from "./api-key/declaration";
+import { BRANCH } from "./branch/declaration";
 import { COMPUTE } from "./compute/declaration";
 import { DATABASE } from "./database/declaration";
 import { ROLE } from "./role/declaration";
 
-export const DECLARATIONS: Declaration[] = [COMPUTE, API_KEY, ROLE, DATABASE];
+export const DECLARATIONS: Declaration[] = [COMPUTE, API_KEY, BRANCH, ROLE, DATABASE];

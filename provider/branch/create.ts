@@ -3,7 +3,7 @@
  *
  * - Names are unique in a project. A name some branch already has is refused **before** anything is created, naming
  *   that branch: Pulumi never takes over a branch by accident (`adoptId` does it on purpose). The one exception is
- *   this resource's own old branch during a replacement (replacing.ts): it is renamed out of the way, and renamed
+ *   this resource's own old branch during a replacement (existing.ts): it is renamed out of the way, and renamed
  *   back if the create fails.
  * - A create whose response was lost (kind `ambiguous`) is settled by reading the project's branches by that name,
  *   inside the project lock (the client's `recover`): it was free just before (checked under a per-process lock of
@@ -17,10 +17,10 @@ import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { annotationsApplied, notAppliedError } from "./annotations";
-import { labelOf } from "./diff";
-import { Origin, originOf, outputsWith, toCreateBody } from "./mapping";
-import { isOwnOldBranch, protectedReplacement, withNameLock } from "./replacing";
+import { stableJson } from "../shared/stable-json";
+import { labelOf } from "./plan";
+import { Origin, originOf, outputsWith, toCreateBody } from "./state";
+import { isOwnOldBranch, protectedReplacement, withNameLock } from "./existing";
 
 type Props = Record<string, unknown>;
 
@@ -76,7 +76,7 @@ async function findMade(projectId: string, name: string): Promise<Branch | undef
 }
 
 /**
- * A create that replaces this resource's own old branch (replacing.ts), protected: refused before anything is
+ * A create that replaces this resource's own old branch (existing.ts), protected: refused before anything is
  * created, whatever the new branch's name, as Neon would refuse to delete the old one after the new one exists.
  */
 function refuseProtectedReplacement(inputs: Props, branches: Branch[]): void {
@@ -182,4 +182,23 @@ async function checkedAnnotations(branch: Branch, inputs: Props, origin: Origin)
   const recorded = new ResourceInitError(branch.id, outputsWith(read.branch, kept, inputs, origin), error, inputs);
   recorded.message = error.message;
   throw recorded;
+}
+
+/** True when the service keeps exactly the annotations the program asks for. */
+function annotationsApplied(kept: Record<string, string> | undefined, wanted: unknown): boolean {
+  return stableJson(kept ?? {}) === stableJson(wanted ?? {});
+}
+
+/**
+ * The error of a create whose branch did not keep the annotations it was created with (read back above). Names no
+ * annotation value.
+ */
+function notAppliedError(id: string, props: Props): Error {
+  return new Error(
+    `${labelOf(id, props)}: the branch was created, but the service did not keep the annotations it was created ` +
+      `with. Neon sets a branch's annotations only when it creates it. The state records the annotations the ` +
+      `service has (the annotations output). To give the branch these annotations, recreate it with a new value of ` +
+      `the resource option replacementTrigger (a new branch from its parent's data: this branch's own changes are ` +
+      `deleted with it), or set annotations to what the service has. See docs/resources.md#branch (Annotations after creation)`,
+  );
 }

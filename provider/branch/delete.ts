@@ -13,7 +13,7 @@ import type { Branch } from "../../sdk";
 import { warn } from "../shared/diagnostics";
 import { errorKind, resendWhileUnknown } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { labelOf } from "./diff";
+import { labelOf } from "./plan";
 
 type Props = Record<string, unknown>;
 

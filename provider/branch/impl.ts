@@ -3,20 +3,28 @@
  * resources already in state run the installed version of this code.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable } from "../shared/reachable";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
-import { adoptBranch, adoptionWarnings, keptOnDelete } from "./adopt";
-import { annotationsChangeError } from "./annotations";
-import { checkBranchInputs, checkReplaceProtected, checkResetProtected } from "./check";
+import { adoptBranch, adoptionWarnings, keptOnDelete, noteHeld, noteSeen, protectedReplacement } from "./existing";
 import { createBranch } from "./create";
 import { deleteBranchNow } from "./delete";
-import { changeWarnings, labelOf, planBranchChange, protectedOutsideProgram, unguardedWarning } from "./diff";
-import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./mapping";
-import { noteHeld, noteSeen, protectedReplacement } from "./replacing";
+import { BRANCH } from "./declaration";
+import {
+  annotationsChangeError,
+  changeWarnings,
+  checkReplaceProtected,
+  checkResetProtected,
+  labelOf,
+  planBranchChange,
+  protectedOutsideProgram,
+  unguardedWarning,
+} from "./plan";
+import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./state";
 import { failedUpdate, updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
@@ -34,11 +42,10 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
   const inputs = withDefaultName(olds, news);
-  const triggersChanged = stableJson(olds.resetTriggers) !== stableJson(inputs.resetTriggers);
   const failures = [
-    ...checkBranchInputs(inputs),
+    ...checkInputs(BRANCH, inputs),
     ...checkReplaceProtected(olds, inputs),
-    ...checkResetProtected(olds, inputs, triggersChanged),
+    ...checkResetProtected(olds, inputs),
   ];
   if (failures.length > 0) return { inputs, failures };
   noteHeld(olds);
@@ -59,7 +66,7 @@ export function withDefaultName(olds: Props, news: Props): Props {
 
 /**
  * Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses;
- * refuses what no call can do (a protected branch replaced, annotations changed: annotations.ts).
+ * refuses what no call can do (a protected branch replaced, annotations changed: plan.ts).
  */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const plan = planBranchChange(olds, news);
@@ -119,7 +126,7 @@ export const update = withHints(
 
 /**
  * Deletes the branch, or refuses before sending anything (delete.ts). A branch the state's `adoptId` names is left on
- * the service, with a warning (adopt.ts).
+ * the service, with a warning (existing.ts).
  */
 export const deleteBranch = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);

@@ -6,6 +6,7 @@
  * call time, so the state stays small and old state runs new code.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { BRANCH } from "./declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Branch. See docs/resources.md (Branch) for what each change does. */
@@ -38,9 +39,9 @@ export interface BranchArgs {
    */
   expiresAt?: pulumi.Input<string>;
   /**
-   * Annotations (at most 50 string values). Set at creation; Neon documents no way to change them afterwards: a change
-   * is sent with the update and read back, and the update fails saying so (and to replace the branch) when the
-   * service did not apply it.
+   * Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a
+   * change is refused at preview, naming the keys and the way out (`ignoreChanges`, or a replacement); removing them is
+   * recorded and the branch keeps them.
    */
   annotations?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
@@ -70,39 +71,12 @@ function impl(): typeof import("./impl") {
 }
 
 /**
- * Every output the Branch class declares, in the order declared: each is passed to the engine as a property,
- * `undefined` when the program does not set it, so that each is an Output at run time (shared/declared-outputs.ts).
- * The build fails if this list and the class's declarations differ (`_EveryBranchOutputListed` below).
+ * Every output the Branch class declares, in the order declared (its declaration's outputs): each is passed to the
+ * engine as a property, `undefined` when the program does not set it, so that each is an Output at run time
+ * (shared/declared-outputs.ts). The build fails if the declaration and the class's declarations differ
+ * (`_EveryBranchOutputListed` below).
  */
-export const BRANCH_OUTPUTS = [
-  "branchId",
-  "projectId",
-  "parentId",
-  "name",
-  "parentLsn",
-  "parentTimestamp",
-  "initSource",
-  "protected",
-  "expiresAt",
-  "annotations",
-  "resetTriggers",
-  "adoptId",
-  "default",
-  "currentState",
-  "pendingState",
-  "stateChangedAt",
-  "logicalSize",
-  "creationSource",
-  "computeTimeSeconds",
-  "activeTimeSeconds",
-  "writtenDataBytes",
-  "dataTransferBytes",
-  "createdAt",
-  "updatedAt",
-  "ttlIntervalSeconds",
-  "lastResetAt",
-  "resourceName",
-] as const;
+export const BRANCH_OUTPUTS = Object.keys(BRANCH.outputs) as (keyof typeof BRANCH.outputs)[];
 
 /**
  * A branch of a Neon project. Outputs are the service's record in camelCase; typed `| undefined` where the service may
@@ -163,7 +137,7 @@ export class Branch extends pulumi.dynamic.Resource {
  * step_generator.go refuses to replace one). So a plain `protected: true` brings `protect: true` with it. An explicit
  * `protect` or `retainOnDelete` in the options wins (the program chose what a delete does); an Output or a Promise
  * cannot be read here (docs/resources.md says to set both). An adopted branch gets it too: Pulumi never deletes it
- * (adopt.ts), but a destroy would still delete the databases on it and then stop at its computes, which Neon does not
+ * (existing.ts), but a destroy would still delete the databases on it and then stop at its computes, which Neon does not
  * delete on a protected branch.
  */
 export function withServiceProtection(
@@ -174,5 +148,5 @@ export function withServiceProtection(
   return { ...opts, protect: true };
 }
 
-/** Compiles only while BRANCH_OUTPUTS names exactly the Outputs the Branch class declares. */
-type _EveryBranchOutputListed = Assert<SameNames<DeclaredOutputs<Branch>, (typeof BRANCH_OUTPUTS)[number]>>;
+/** Compiles only while the declaration's outputs are exactly the Outputs the Branch class declares. */
+type _EveryBranchOutputListed = Assert<SameNames<DeclaredOutputs<Branch>, keyof typeof BRANCH.outputs>>;

@@ -1,5 +1,5 @@
 /**
- * Updating a branch in place: one PATCH of what changed (never annotations: no call changes them, annotations.ts),
+ * Updating a branch in place: one PATCH of what changed (never annotations: no call changes them, plan.ts),
  * then, for a new `resetTriggers` value, one restore from the parent at its head (Neon's "reset from
  * parent": OpenAPI `restoreProjectBranch` with `source_branch_id` the parent and no point in time; neonctl's
  * `branches reset --parent` sends the same).
@@ -15,10 +15,9 @@
 import type { Branch } from "../../sdk";
 import { ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
-import { annotationsChangeError } from "./annotations";
-import { labelOf, planBranchChange } from "./diff";
-import { Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./mapping";
-import { instantOf, sameInstant } from "./time";
+import { annotationsChangeError, labelOf, planBranchChange } from "./plan";
+import { instantOf, sameInstant } from "./rules";
+import { Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./state";
 
 type Props = Record<string, unknown>;
 

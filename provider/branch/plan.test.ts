@@ -1,5 +1,6 @@
 import { UNKNOWN } from "../shared/unknown";
-import { BRANCH_DIFF_RULES, changeWarnings, planBranchChange } from "./diff";
+import { BRANCH } from "./declaration";
+import { changeWarnings, checkReplaceProtected, checkResetProtected, planBranchChange } from "./plan";
 
 const ID = "br-odd-sun-12345678";
 const PARENT = "br-main-00000001";
@@ -101,8 +102,8 @@ describe("planBranchChange: the diff table", () => {
     expect(planBranchChange({ ...olds, protected: true }, { ...same }).changes).toBe(false);
   });
 
-  it("every input the Branch takes has a rule", () => {
-    expect(Object.keys(BRANCH_DIFF_RULES).sort()).toEqual(
+  it("every input the Branch takes has a row", () => {
+    expect(Object.keys(BRANCH.inputs).sort()).toEqual(
       [
         "adoptId",
         "annotations",
@@ -194,5 +195,36 @@ describe("changeWarnings", () => {
   it("an update of the name, protection or expiry warns of nothing", () => {
     const news = { ...same, name: "x", protected: true };
     expect(changeWarnings(ID, olds, news, planBranchChange(olds, news))).toEqual([]);
+  });
+});
+
+describe("checkResetProtected: Neon does not reset a protected branch", () => {
+  const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };
+  const olds = { ...base, resetTriggers: [1] };
+  it("refuses a new trigger on a branch that stays protected", () => {
+    const [failure] = checkResetProtected(olds, { ...base, protected: true, resetTriggers: [2] });
+    expect(failure).toMatchObject({ property: "resetTriggers" });
+    expect(failure.reason).toMatch(/Neon does not reset a protected branch/);
+  });
+  it("lets an unprotect and a reset go together, and a create reset nothing", () => {
+    expect(checkResetProtected(olds, { ...base, protected: false, resetTriggers: [2] })).toEqual([]);
+    expect(checkResetProtected({}, { ...base, protected: true, resetTriggers: [2] })).toEqual([]);
+    expect(checkResetProtected(olds, { ...base, protected: true, resetTriggers: [1] })).toEqual([]);
+  });
+});
+
+describe("checkReplaceProtected: a protected branch is not replaced", () => {
+  const olds = { projectId: "p", parentId: "br-a-1", protected: true, name: "x" };
+  it("names each replacing input that changed, with what to do", () => {
+    const [failure, ...rest] = checkReplaceProtected(olds, { ...olds, parentId: "br-b-2", protected: false });
+    expect(rest).toEqual([]);
+    expect(failure.property).toBe("parentId");
+    expect(failure.reason).toContain("changed on a protected branch");
+    expect(failure.reason).toContain("Unprotect it first in an up of its own");
+  });
+  it("says nothing of an update, a branch that was not protected, or an unknown value", () => {
+    expect(checkReplaceProtected(olds, { ...olds, name: "y", protected: false })).toEqual([]);
+    expect(checkReplaceProtected({ ...olds, protected: false }, { ...olds, parentId: "br-b-2" })).toEqual([]);
+    expect(checkReplaceProtected(olds, { ...olds, parentId: UNKNOWN })).toEqual([]);
   });
 });

@@ -1,15 +1,29 @@
+import type { Branch } from "../../sdk";
+import { checkInputs, Declaration } from "../shared/declaration";
 import { UNKNOWN } from "../shared/unknown";
-import { checkBranchInputs, checkReplaceProtected, checkResetProtected } from "./check";
+import { BRANCH, checkSeveral } from "./declaration";
 import { withDefaultName } from "./impl";
 import { withServiceProtection } from "./resource";
+import {
+  inputsFromOutputs,
+  originOf,
+  originOfRecord,
+  outputsWith,
+  recordedOutputs,
+  toCreateBody,
+  toOutputs,
+  toPatchFields,
+} from "./state";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };
-const failuresOf = (inputs: Record<string, unknown>) => checkBranchInputs({ ...base, ...inputs }, NOW);
+/** The declaration's Check as of NOW (its rules over several inputs read the clock). */
+const AT_NOW: Declaration = { ...BRANCH, crossChecks: [(news) => checkSeveral(news, NOW)] };
+const failuresOf = (inputs: Record<string, unknown>) => checkInputs(AT_NOW, { ...base, ...inputs });
 const at = (ms: number) => new Date(NOW + ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 const HOUR = 3_600_000;
 
-describe("checkBranchInputs", () => {
+describe("Branch: check, from the declaration", () => {
   it("passes a complete, valid program", () => {
     expect(
       failuresOf({
@@ -84,19 +98,14 @@ describe("checkBranchInputs", () => {
   it("lets values unknown in a preview pass", () => {
     expect(failuresOf({ parentId: UNKNOWN, expiresAt: UNKNOWN, annotations: { a: UNKNOWN } })).toEqual([]);
   });
-});
 
-describe("checkResetProtected: Neon does not reset a protected branch", () => {
-  const olds = { ...base, resetTriggers: [1] };
-  it("refuses a new trigger on a branch that stays protected", () => {
-    const [failure] = checkResetProtected(olds, { ...base, protected: true, resetTriggers: [2] }, true);
-    expect(failure).toMatchObject({ property: "resetTriggers" });
-    expect(failure.reason).toMatch(/Neon does not reset a protected branch/);
-  });
-  it("lets an unprotect and a reset go together, and a create reset nothing", () => {
-    expect(checkResetProtected(olds, { ...base, protected: false, resetTriggers: [2] }, true)).toEqual([]);
-    expect(checkResetProtected({}, { ...base, protected: true, resetTriggers: [2] }, true)).toEqual([]);
-    expect(checkResetProtected(olds, { ...base, protected: true, resetTriggers: [1] }, false)).toEqual([]);
+  it("says what a change of each input does: the table the docs show", () => {
+    const changes = Object.fromEntries(Object.entries(BRANCH.inputs).map(([name, row]) => [name, row.change]));
+    expect(changes).toEqual({
+      ...{ projectId: "replace", parentId: "replace", parentLsn: "replace", parentTimestamp: "replace" },
+      ...{ initSource: "replace", name: "update", protected: "update", expiresAt: "update", annotations: "refused" },
+      ...{ resetTriggers: "action", adoptId: "record", resourceName: "record" },
+    });
   });
 });
 
@@ -132,18 +141,105 @@ describe("withServiceProtection: protected: true brings Pulumi's protect option"
   });
 });
 
-describe("checkReplaceProtected: a protected branch is not replaced", () => {
-  const olds = { projectId: "p", parentId: "br-a-1", protected: true, name: "x" };
-  it("names each replacing input that changed, with what to do", () => {
-    const [failure, ...rest] = checkReplaceProtected(olds, { ...olds, parentId: "br-b-2", protected: false });
-    expect(rest).toEqual([]);
-    expect(failure.property).toBe("parentId");
-    expect(failure.reason).toContain("changed on a protected branch");
-    expect(failure.reason).toContain("Unprotect it first in an up of its own");
+const record = {
+  id: "br-odd-sun-12345678",
+  project_id: "spring-example-302709",
+  parent_id: "br-main-00000001",
+  parent_lsn: "0/1A0001F8",
+  name: "dev",
+  current_state: "ready",
+  state_changed_at: "2026-03-01T12:00:00Z",
+  logical_size: 0,
+  creation_source: "console",
+  default: false,
+  protected: false,
+  compute_time_seconds: 0,
+  active_time_seconds: 0,
+  written_data_bytes: 0,
+  data_transfer_bytes: 0,
+  created_at: "2026-03-01T12:00:00Z",
+  updated_at: "2026-03-01T12:00:00Z",
+  init_source: "parent-data",
+  expires_at: "2026-03-02T12:00:00Z",
+} as Branch;
+
+describe("toCreateBody", () => {
+  it("sends only what the program set, the resolved parent, and annotations as annotation_value", () => {
+    const inputs = { projectId: "p", name: "dev", parentTimestamp: "2026-03-01T10:00:00Z", annotations: { a: "b" } };
+    expect(toCreateBody({ ...inputs, resourceName: "dev", resetTriggers: [1] }, "br-main-1")).toEqual({
+      branch: { name: "dev", parent_timestamp: "2026-03-01T10:00:00Z", parent_id: "br-main-1" },
+      annotation_value: { a: "b" },
+    });
+    expect(toCreateBody({ initSource: "schema-only", protected: true }, undefined)).toEqual({
+      branch: { init_source: "schema-only", protected: true },
+    });
   });
-  it("says nothing of an update, a branch that was not protected, or an unknown value", () => {
-    expect(checkReplaceProtected(olds, { ...olds, name: "y", protected: false })).toEqual([]);
-    expect(checkReplaceProtected({ ...olds, protected: false }, { ...olds, parentId: "br-b-2" })).toEqual([]);
-    expect(checkReplaceProtected(olds, { ...olds, parentId: UNKNOWN })).toEqual([]);
+});
+
+describe("toPatchFields", () => {
+  it("carries only the changed fields; a removed expiry is null (removes it)", () => {
+    expect(toPatchFields({ name: "x", protected: true, expiresAt: "t" }, ["name"])).toEqual({ name: "x" });
+    expect(toPatchFields({ protected: false }, ["protected", "expiresAt"])).toEqual({
+      protected: false,
+      expires_at: null,
+    });
+  });
+  it("a removed protection is protected: false (unprotects)", () => {
+    expect(toPatchFields({ name: "x" }, ["protected"])).toEqual({ protected: false });
+  });
+});
+
+describe("outputs", () => {
+  it("are the record in camelCase, with the annotations read back and the provider's records", () => {
+    const inputs = { projectId: "p", name: "dev", resetTriggers: ["v1"], resourceName: "dev" };
+    const outputs = outputsWith(record, { a: "b" }, inputs, originOf(inputs, "br-main-00000001"));
+    expect(outputs).toMatchObject({
+      branchId: record.id,
+      parentId: "br-main-00000001",
+      parentLsn: "0/1A0001F8",
+      default: false,
+      currentState: "ready",
+      expiresAt: "2026-03-02T12:00:00Z",
+      annotations: { a: "b" },
+      resetTriggers: ["v1"],
+      declared: ["name", "projectId", "resetTriggers", "resourceName"],
+      origin: { parentId: "br-main-00000001" },
+    });
+    expect(outputs).not.toHaveProperty("primary"); // deprecated by Neon: `default`
+  });
+
+  it("keep the annotations last known when an answer carries none", () => {
+    expect(toOutputs(record, undefined, { annotations: { a: "b" } }).annotations).toEqual({ a: "b" });
+  });
+
+  it("a refresh hands back the declared inputs: made-from ones from origin, the others from the record", () => {
+    const outputs = toOutputs(
+      { ...record, parent_lsn: "0/FFFF", name: "renamed" },
+      {},
+      {
+        declared: ["name", "parentLsn", "projectId"],
+        origin: { parentId: "br-main-00000001", parentLsn: "0/1DE2850" },
+      },
+    );
+    expect(inputsFromOutputs(outputs)).toEqual({
+      name: "renamed",
+      parentLsn: "0/1DE2850",
+      projectId: record.project_id,
+    });
+  });
+
+  it("an update that sends nothing records the new carried inputs", () => {
+    const olds = toOutputs(record, {}, { resetTriggers: [1], adoptId: record.id, declared: ["adoptId"] });
+    const outputs = recordedOutputs(olds, { projectId: "p", resetTriggers: [1] });
+    expect(outputs.adoptId).toBeUndefined();
+    expect(outputs.declared).toEqual(["projectId", "resetTriggers"]);
+  });
+
+  it("an adopted branch's origin is its record's", () => {
+    expect(originOfRecord(record)).toEqual({
+      parentId: "br-main-00000001",
+      parentLsn: "0/1A0001F8",
+      initSource: "parent-data",
+    });
   });
 });

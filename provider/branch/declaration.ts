@@ -1,0 +1,276 @@
+/**
+ * Branch, declared: a branch of a project, one row per property (its type, API field, rules and their source, what a
+ * change does, how two values compare, its output). Check, the diff's plan, the create and PATCH bodies, the outputs,
+ * schema.json and the table in docs/resources.md are derived from it (shared/declaration.ts). What is Branch's own is
+ * in the hooks beside it: plan.ts (Check and Diff: what it was made from, declared removals, protection, reset,
+ * annotations), state.ts (outputs and the provider's records), rules.ts (instants, LSNs, rules over several inputs).
+ */
+import { checkInputs, Declaration, SchemaType } from "../shared/declaration";
+import { isBranchId, isProjectId } from "../shared/ids";
+import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
+import { isAnnotations, isTimestamp, LSN, sameInstant, sameLsn, severalInputs } from "./rules";
+
+type Props = Record<string, unknown>;
+
+const STRING: SchemaType = { type: "string" };
+const BOOLEAN: SchemaType = { type: "boolean" };
+const INTEGER: SchemaType = { type: "integer" };
+const ANNOTATIONS: SchemaType = { type: "object", additionalProperties: { type: "string" } };
+const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
+const RESETS =
+  "Any values: when they change, the branch is reset from its parent (its latest data): the branch's own changes are discarded, and its computes restart. Not on a schema-only branch, a protected one or one with children.";
+
+export const BRANCH = {
+  name: "Branch",
+  docs: "docs/resources.md#branch",
+  description:
+    "A branch of a project: a copy-on-write clone of its parent's data (or, with initSource `schema-only`, a new root branch with its parent's schema only). A change of projectId, parentId, parentLsn, parentTimestamp or initSource replaces it (the new branch first, computes that follow its branchId moved to it, then the old one deleted with its data; the preview warns); name, protected and expiresAt are one PATCH; a new resetTriggers value resets it from its parent (its own changes discarded, its computes restarted; the preview warns). A name another branch has is refused before anything is created (set adoptId to manage that branch). Destroying it deletes the branch and its data (refused, sending nothing, for the default branch, a protected branch or one with children).",
+  inputs: {
+    // A branch belongs to one project (the path's project_id).
+    projectId: {
+      schema: STRING,
+      required: true,
+      rules: [isString, isProjectId],
+      source: "api.md, Ids",
+      change: "replace",
+      description: "Project of the branch. Changing it replaces the branch.",
+    },
+    // What the branch is made from (parentId, parentLsn, parentTimestamp, initSource) is fixed when it is created.
+    parentId: {
+      schema: STRING,
+      api: "branch.parent_id",
+      rules: [isString, isBranchId],
+      source: "api.md, Ids",
+      change: "replace",
+      description:
+        "The parent branch (its id). Left out: the project's default branch, resolved when the branch is created and recorded, so leaving it out never shows a difference later. Changing it replaces the branch. For a schema-only branch, the branch whose schema is copied.",
+    },
+    name: {
+      schema: STRING,
+      api: "branch.name",
+      rules: [isString, lengthBetween(1, 256)],
+      source: "OpenAPI BranchCreateRequest and BranchUpdateRequest, branch.name (minLength 1, maxLength 256)",
+      change: "update",
+      description:
+        "The branch's name, 1..256 characters, unique in the project. Default: the resource's name. Changing it renames the branch (one PATCH).",
+    },
+    parentLsn: {
+      schema: STRING,
+      api: "branch.parent_lsn",
+      rules: [isString, matches(LSN, "a Log Sequence Number: two hex numbers such as 0/1DE2850")],
+      source: "OpenAPI BranchCreateRequest.parent_lsn (not with parent_timestamp: rules.ts)",
+      change: "replace",
+      same: sameLsn,
+      description:
+        "A point on the parent to branch from: a Log Sequence Number (`0/1DE2850`). Not with `parentTimestamp`. Changing it replaces the branch.",
+    },
+    parentTimestamp: {
+      schema: STRING,
+      api: "branch.parent_timestamp",
+      rules: [isTimestamp],
+      source: "OpenAPI BranchCreateRequest.parent_timestamp (RFC 3339; not in the future: rules.ts)",
+      change: "replace",
+      same: sameInstant,
+      description:
+        "A point on the parent to branch from: an RFC 3339 time, not in the future. Not with `parentLsn`. Changing it replaces the branch.",
+    },
+    initSource: {
+      schema: STRING,
+      enum: {
+        token: "neon:index:BranchInitSource",
+        description: "What a new branch starts with.",
+        values: [
+          { value: "parent-data", description: "The parent's schema and data (the service's default)." },
+          { value: "schema-only", description: "A new root branch with the parent's schema only." },
+        ],
+      },
+      api: "branch.init_source",
+      source: "OpenAPI BranchCreateRequest.init_source",
+      change: "replace",
+      description:
+        "`parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Changing it replaces the branch.",
+    },
+    // Removed from a program that had declared protected: true, it unprotects (plan.ts: only a declared one).
+    protected: {
+      schema: BOOLEAN,
+      api: "branch.protected",
+      rules: [isBoolean],
+      source: "OpenAPI BranchUpdateRequest.protected; Neon docs, Protected branches",
+      change: "update",
+      default: false,
+      description:
+        "A protected branch cannot be deleted, reset or expire. Changing it is one PATCH. A plain true also gives the resource Pulumi's protect option (unless the program sets protect or retainOnDelete itself), so that a destroy or a replacement is refused before anything is deleted.",
+    },
+    // Removed from a program that had declared it: PATCH expires_at null, no expiry (OpenAPI BranchUpdateRequest).
+    expiresAt: {
+      schema: STRING,
+      api: "branch.expires_at",
+      rules: [isTimestamp],
+      source: "Neon docs, Branch expiration (whole seconds, in the future, at most 30 days, not protected: rules.ts)",
+      change: "update",
+      removalIsChange: true,
+      same: sameInstant,
+      description:
+        "When Neon deletes the branch (with its computes): RFC 3339 in whole seconds, in the future, at most 30 days ahead; not with `protected: true`. Changing it is one PATCH; removing it removes the expiry.",
+    },
+    // Only the creates take annotations; BranchUpdateRequest has none: a change is refused at preview (plan.ts).
+    annotations: {
+      schema: ANNOTATIONS,
+      api: "annotation_value",
+      rules: [isAnnotations],
+      source: "OpenAPI AnnotationValueData (at most 50 string properties), AnnotationCreateValueRequest",
+      change: "refused",
+      description:
+        "Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.",
+    },
+    // POST …/restore from the parent at its head (update.ts); a first value, or a removal, is recorded only.
+    resetTriggers: {
+      schema: ANY_LIST,
+      rules: [isList],
+      change: "action",
+      removalIsChange: true,
+      connections: "drop",
+      because: "a reset gives the branch its parent's latest data: its computes restart",
+      description: RESETS,
+    },
+    // Acts only at creation (existing.ts); kept in state so that Delete leaves the branch it names.
+    adoptId: {
+      schema: STRING,
+      rules: [isString, isBranchId],
+      source: "api.md, Ids",
+      change: "record",
+      removalIsChange: true,
+      description:
+        "Adopt an existing branch by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.",
+    },
+    // Set by the class: the provider's label in messages, and the default name.
+    resourceName: {
+      schema: STRING,
+      rules: [isString],
+      change: "record",
+      internal: true,
+      description: "The Pulumi name of this resource, used in messages and as the default branch name.",
+    },
+  },
+  outputs: {
+    branchId: {
+      schema: STRING,
+      api: "id",
+      description: "The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`.",
+    },
+    projectId: { schema: STRING, api: "project_id", description: "Project of the branch." },
+    parentId: {
+      schema: STRING,
+      api: "parent_id",
+      optional: true,
+      description: "The parent, as the service reports it (none for a schema-only or root branch).",
+    },
+    name: { schema: STRING, api: "name", description: "The branch's name." },
+    parentLsn: {
+      schema: STRING,
+      api: "parent_lsn",
+      optional: true,
+      description: "The point on the parent the branch starts from (a reset moves it to the parent's head then).",
+    },
+    parentTimestamp: {
+      schema: STRING,
+      api: "parent_timestamp",
+      optional: true,
+      description: "The time on the parent the branch starts from (a reset moves it).",
+    },
+    initSource: {
+      schema: STRING,
+      api: "init_source",
+      optional: true,
+      description: "`parent-data` or `schema-only`, as the service reports it.",
+    },
+    protected: { schema: BOOLEAN, api: "protected", description: "Whether the branch is protected." },
+    expiresAt: {
+      schema: STRING,
+      api: "expires_at",
+      optional: true,
+      description: "When Neon deletes the branch, if it expires (RFC 3339).",
+    },
+    // The response's annotation.value, not the branch record's (state.ts).
+    annotations: {
+      schema: ANNOTATIONS,
+      optional: true,
+      description: "The branch's annotations, as the service has them.",
+    },
+    // The three below are inputs kept in state as given (state.ts): the service knows nothing of them.
+    resetTriggers: { schema: ANY_LIST, optional: true, description: RESETS },
+    adoptId: {
+      schema: STRING,
+      optional: true,
+      description:
+        "The id of the branch adopted at creation, while the program sets adoptId: Pulumi never deletes the branch it names.",
+    },
+    default: { schema: BOOLEAN, api: "default", description: "Whether this is the project's default branch." },
+    currentState: { schema: STRING, api: "current_state", description: "init, ready, resetting, …" },
+    pendingState: {
+      schema: STRING,
+      api: "pending_state",
+      optional: true,
+      description: "The state the branch is moving to, if any.",
+    },
+    stateChangedAt: { schema: STRING, api: "state_changed_at", description: "When `currentState` began (ISO 8601)." },
+    logicalSize: {
+      schema: INTEGER,
+      api: "logical_size",
+      optional: true,
+      description: "The logical size of the branch, in bytes, if reported.",
+    },
+    creationSource: {
+      schema: STRING,
+      api: "creation_source",
+      description: "What created the branch (console, API, ...).",
+    },
+    computeTimeSeconds: {
+      schema: INTEGER,
+      api: "compute_time_seconds",
+      description: "Compute time used, in seconds (a usage counter).",
+    },
+    activeTimeSeconds: {
+      schema: INTEGER,
+      api: "active_time_seconds",
+      description: "Active time of the branch's computes, in seconds (a usage counter).",
+    },
+    writtenDataBytes: {
+      schema: INTEGER,
+      api: "written_data_bytes",
+      description: "Data written, in bytes (a usage counter).",
+    },
+    dataTransferBytes: {
+      schema: INTEGER,
+      api: "data_transfer_bytes",
+      description: "Data transferred, in bytes (a usage counter).",
+    },
+    createdAt: { schema: STRING, api: "created_at", description: "Creation time (ISO 8601)." },
+    updatedAt: { schema: STRING, api: "updated_at", description: "Last update time (ISO 8601)." },
+    ttlIntervalSeconds: {
+      schema: INTEGER,
+      api: "ttl_interval_seconds",
+      optional: true,
+      description: "The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.",
+    },
+    lastResetAt: {
+      schema: STRING,
+      api: "last_reset_at",
+      optional: true,
+      description: "When the branch was last reset, if ever.",
+    },
+    resourceName: {
+      schema: STRING,
+      description: "The Pulumi name of this resource, used in messages and as the default branch name.",
+    },
+  },
+  crossChecks: [(news: Props): CheckFailure[] => checkSeveral(news, Date.now())],
+} satisfies Declaration;
+
+/**
+ * The rules over several inputs (rules.ts) as of `now` (epoch ms), once every row accepts its value: a value refused
+ * is said alone, as the rules over several read the values their rows accept.
+ */
+export function checkSeveral(news: Props, now: number): CheckFailure[] {
+  return checkInputs({ ...BRANCH, crossChecks: [] }, news).length > 0 ? [] : severalInputs(news, now);
+}
