@@ -8,54 +8,28 @@ import * as fs from "fs";
 import * as path from "path";
 import * as prettier from "prettier";
 import { DECLARATIONS } from "../provider/declarations";
-import { Declaration, tokenOf } from "../provider/shared/declaration";
+import { Declaration } from "../provider/shared/declaration";
 import { propertyTable, tableMarkers } from "../provider/shared/docs-of";
 import { schemaParts } from "../provider/shared/schema-of";
 import { FUNCTION_TYPES, FUNCTIONS, LANGUAGE, PACKAGE_CONFIG, PACKAGE_HEADER } from "../provider/package-schema";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+/** The repository (or, with `--root <dir>`, a copy of its schema.json, docs/resources.md and package.json). */
+const rootArg = process.argv.indexOf("--root");
+const ROOT = rootArg > 0 ? path.resolve(process.argv[rootArg + 1]) : path.resolve(__dirname, "..", "..");
 const SCHEMA = path.join(ROOT, "schema.json");
 const RESOURCES_DOC = path.join(ROOT, "docs", "resources.md");
 
-/** schema.json's content: the package's part, then the declarations' resources and enumerations. */
-function schemaOf(declarations: Declaration[], version: string, previous: Json): unknown {
+/** schema.json's content: the package's part, then the declarations' resources and enumerations, in their order. */
+function schemaOf(declarations: Declaration[], version: string): unknown {
   const { resources, types } = schemaParts(declarations);
   const { name, displayName, description, license, keywords } = PACKAGE_HEADER;
-  const kept = undeclared(previous, declarations);
   return {
     ...{ name, displayName, description, version, license, keywords },
     config: PACKAGE_CONFIG,
-    types: inOrderOf(previous.types, { ...kept.types, ...types, ...FUNCTION_TYPES }),
-    resources: inOrderOf(previous.resources, { ...kept.resources, ...resources }),
+    types: { ...types, ...FUNCTION_TYPES },
+    resources,
     functions: FUNCTIONS,
     language: LANGUAGE,
-  };
-}
-
-type Json = Record<string, unknown>;
-
-/**
- * `entries` in the order `previous` (the current schema.json) lists them, the new ones last: a resource moved to a
- * declaration keeps its place, so that schema.json changes only where a declaration says something else.
- */
-function inOrderOf(previous: unknown, entries: Json): Json {
-  const before = Object.keys((previous ?? {}) as Json).filter((key) => key in entries);
-  const keys = [...before, ...Object.keys(entries).filter((key) => !before.includes(key))];
-  return Object.fromEntries(keys.map((key) => [key, entries[key]]));
-}
-
-/**
- * The resources (and the enumerations) schema.json has that no declaration covers yet, kept as they are while the
- * resources move to declarations one by one (issue 24); empty once every resource is declared.
- */
-function undeclared(previous: Json, declarations: Declaration[]): { resources: Json; types: Json } {
-  const declared = new Set(declarations.map(tokenOf));
-  const { types: generated } = schemaParts(declarations);
-  const without = (all: unknown, skip: (token: string) => boolean) =>
-    Object.fromEntries(Object.entries((all ?? {}) as Json).filter(([token]) => !skip(token)));
-  return {
-    resources: without(previous.resources, (token) => declared.has(token)),
-    types: without(previous.types, (token) => token in generated || token in FUNCTION_TYPES),
   };
 }
 
@@ -74,16 +48,16 @@ function withTables(text: string, declarations: Declaration[]): string {
 }
 
 async function formatted(file: string, text: string): Promise<string> {
-  const options = await prettier.resolveConfig(file);
+  // The repository's prettier settings, also for a copy elsewhere (--root).
+  const options = await prettier.resolveConfig(path.resolve(__dirname, "..", "..", "docs", "resources.md"));
   return prettier.format(text, { ...options, filepath: file });
 }
 
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
-  const previous = JSON.parse(fs.readFileSync(SCHEMA, "utf8")) as Json;
   const wanted = new Map<string, string>([
-    [SCHEMA, `${JSON.stringify(schemaOf(DECLARATIONS, version, previous), null, 2)}\n`],
+    [SCHEMA, `${JSON.stringify(schemaOf(DECLARATIONS, version), null, 2)}\n`],
     [RESOURCES_DOC, await formatted(RESOURCES_DOC, withTables(fs.readFileSync(RESOURCES_DOC, "utf8"), DECLARATIONS))],
   ]);
   const stale = [...wanted].filter(([file, text]) => fs.readFileSync(file, "utf8") !== text).map(([file]) => file);

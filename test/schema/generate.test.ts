@@ -1,0 +1,63 @@
+/**
+ * `npm run generate` and its `--check` (CI's `npm run generate:check`), run as CI runs them, on a copy of the
+ * generated files: the check passes on what the repository holds, fails naming a file that no longer matches the
+ * declarations (a hand edit of schema.json or of a docs table), and the generator puts it back.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { REPO_ROOT } from "../plugin/world";
+
+const GENERATE = path.join(REPO_ROOT, "dist", "scripts", "generate.js");
+const FILES = ["schema.json", path.join("docs", "resources.md"), "package.json"];
+
+function copyOfRepo(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "neon-generate-"));
+  fs.mkdirSync(path.join(root, "docs"));
+  for (const file of FILES) fs.copyFileSync(path.join(REPO_ROOT, file), path.join(root, file));
+  return root;
+}
+
+const run = (root: string, ...args: string[]) =>
+  spawnSync(process.execPath, [GENERATE, "--root", root, ...args], { encoding: "utf8" });
+
+describe("npm run generate", () => {
+  it("--check passes on the files the repository holds", () => {
+    const checked = run(copyOfRepo(), "--check");
+    expect(checked.stderr).toBe("");
+    expect(checked.status).toBe(0);
+  });
+
+  it("--check fails naming schema.json and the docs after hand edits; generate writes them back as they were", () => {
+    const root = copyOfRepo();
+    const schema = path.join(root, "schema.json");
+    const docs = path.join(root, "docs", "resources.md");
+    fs.writeFileSync(schema, fs.readFileSync(schema, "utf8").replace("Project of the database.", "Edited by hand."));
+    fs.writeFileSync(docs, fs.readFileSync(docs, "utf8").replace("| `ownerName`  |", "| `owner`  |"));
+
+    const checked = run(root, "--check");
+    expect(checked.status).toBe(1);
+    expect(checked.stderr).toBe(
+      "generate: schema.json, docs/resources.md out of date with the declarations: run npm run generate\n",
+    );
+
+    const written = run(root);
+    expect(written.status).toBe(0);
+    expect(written.stdout).toBe("generate: wrote schema.json, docs/resources.md\n");
+    for (const file of FILES) {
+      expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
+    }
+  });
+
+  it("refuses a docs page without a resource's markers, naming them", () => {
+    const root = copyOfRepo();
+    const docs = path.join(root, "docs", "resources.md");
+    fs.writeFileSync(docs, fs.readFileSync(docs, "utf8").replace(/<!-- end of the generated Role properties -->/, ""));
+    const checked = run(root, "--check");
+    expect(checked.status).toBe(1);
+    expect(checked.stderr).toContain(
+      "docs/resources.md has no <!-- generated: the Role properties (npm run generate) -->",
+    );
+  });
+});
