@@ -64,7 +64,8 @@ it("--replace of a name that is not in state gives a failed result (not an excep
   expect((up as { error?: Error }).error).toBeDefined();
 });
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+/** Polls until `condition` holds: a bound on a hang, not a speed target (a busy machine's plugin start is slow). */
+async function until(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("timed out");
