@@ -14,6 +14,7 @@ import {
   dependentKeys,
   Documented,
   Extra,
+  initErrorUpdateDiffs,
   initErrorWording,
   overlap,
   rec,
@@ -82,7 +83,7 @@ describe("the local engine's lifecycle rules against the real Pulumi CLI", () =>
     // TestInitErrorsStep: a create that made the object but failed is kept with its init errors; the next up updates.
     args.part = { value: "b" };
     args.init = { value: "i", fail: "init", delayMs: 500 };
-    await alike((stack) => stack.up(), undefined, initErrorWording);
+    await alike((stack) => stack.up(), undefined, initErrorWording, initErrorUpdateDiffs("part"));
     args.init = { value: "i" };
     await alike((stack) => stack.up());
     // provider_plugin.go Create: an empty id fails the step.

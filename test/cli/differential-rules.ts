@@ -257,6 +257,15 @@ export const protectedReplacement =
     };
   };
 
+/**
+ * The `diffs` of the update that finishes an object left with init errors: the model lists none (its Diff answered no
+ * change), the CLI the inputs that differ from the old ones a partially failed update kept.
+ */
+export const initErrorUpdateDiffs =
+  (name: string): Documented =>
+  (view) =>
+    onSteps(view, (line) => (line.startsWith(`${name}: update diffs `) ? `${name}: update` : line));
+
 /** The wording of an init failure's error (the model: the provider's message; the CLI: its reasons, as a list). */
 export const initErrorWording: Documented = (view) => ({
   ...view,
