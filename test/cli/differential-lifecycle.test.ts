@@ -85,7 +85,7 @@ describe("the local engine's lifecycle rules against the real Pulumi CLI", () =>
     args.init = { value: "i", fail: "init", delayMs: 500 };
     await alike((stack) => stack.up(), undefined, initErrorWording, initErrorUpdateDiffs("part"));
     args.init = { value: "i" };
-    await alike((stack) => stack.up());
+    await alike((stack) => stack.up(), undefined, initErrorUpdateDiffs("init"));
     // provider_plugin.go Create: an empty id fails the step.
     empty = true;
     await alike((stack) => stack.up({ skipPreview: true }));
