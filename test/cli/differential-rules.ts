@@ -218,7 +218,14 @@ function raceAfterFailure(local: RulesView, real: RulesView): RulesView {
   const others = (lines: string[]) => lines.filter((line) => !failing.has(name(line)));
   if (!isSubsequence(others(real.steps), others(local.steps))) return real;
   const merged = [...others(local.steps), ...real.steps.filter((line) => failing.has(name(line)))];
-  return { ...real, steps: merged.sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0)) };
+  const steps = merged.sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+  // The same race for the calls: a registration the CLI never reached got none, or only its first ones.
+  const calls = { ...real.calls };
+  for (const [owner, lines] of Object.entries(local.calls)) {
+    if (failing.has(owner) || owner === "(provider)") continue;
+    if (isSubsequence(real.calls[owner] ?? [], lines)) calls[owner] = lines;
+  }
+  return { ...real, steps, calls };
 }
 
 /** The keys the model blames a dependent's `replace` step on (the CLI's event has none for a dependent). */
