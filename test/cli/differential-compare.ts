@@ -13,7 +13,11 @@
  * the local engine reports it first.
  */
 import { CommandResult, Diagnostic, StepRecord } from "../../testing";
-import { IdLabels } from "./differential-world";
+
+/** What replaces ids in a text by labels that mean the same on both sides (differential-world.ts IdLabels). */
+export interface Labels {
+  text(value: string): string;
+}
 
 export interface View {
   /** Whether the command failed. */
@@ -35,7 +39,7 @@ export function isProgramResource(step: { type: string }): boolean {
 }
 
 /** "name: op [diffs a,b] [keys c]" per step, grouped by resource (sorted by name), each resource's in order. */
-export function stepLines(steps: readonly StepRecord[], labels: IdLabels): string[] {
+export function stepLines(steps: readonly StepRecord[], labels: Labels): string[] {
   const byName = new Map<string, string[]>();
   for (const step of steps.filter(isProgramResource)) {
     const parts = [`${step.name}: ${step.op}`];
@@ -50,7 +54,7 @@ export function stepLines(steps: readonly StepRecord[], labels: IdLabels): strin
   return [...byName.keys()].sort().flatMap((name) => byName.get(name) ?? []);
 }
 
-function severity(diagnostics: readonly Diagnostic[], wanted: Diagnostic["severity"], labels: IdLabels): string[] {
+export function severity(diagnostics: readonly Diagnostic[], wanted: Diagnostic["severity"], labels: Labels): string[] {
   return diagnostics
     .filter((d) => d.severity === wanted)
     .map((d) => labels.text(d.message))
@@ -68,7 +72,7 @@ interface Logged {
  * resource had steps that send any (a replacement's create and delete, whichever first); when several did, their
  * steps ran in parallel and their requests interleave as it happens, so the writes are sorted.
  */
-export function requestLines(requests: readonly unknown[], steps: readonly StepRecord[], labels: IdLabels) {
+export function requestLines(requests: readonly unknown[], steps: readonly StepRecord[], labels: Labels) {
   const logged = requests as Logged[];
   // An operation is polled as long as it runs: whether the provider reads the list or one operation, and how often,
   // depends on timing, so every read of operations is one line.
@@ -81,7 +85,7 @@ export function requestLines(requests: readonly unknown[], steps: readonly StepR
   };
 }
 
-export function viewOf(result: CommandResult, labels: IdLabels): View {
+export function viewOf(result: CommandResult, labels: Labels): View {
   return {
     failed: result.error !== undefined,
     steps: stepLines(result.steps, labels),
@@ -124,7 +128,7 @@ export function withoutDocumented(local: View, real: View, failing?: string): Vi
   return aligned;
 }
 
-function isSubsequence(part: string[], whole: string[]): boolean {
+export function isSubsequence(part: string[], whole: string[]): boolean {
   let at = 0;
   for (const line of whole) if (at < part.length && part[at] === line) at++;
   return at === part.length;

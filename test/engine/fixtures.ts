@@ -1,6 +1,7 @@
 /**
- * Dynamic resources for the conformance tests' edges: a provider whose Create answers an empty id (a defect the engine
- * catches), and one whose Read takes a while (to make refreshes finish out of order).
+ * Dynamic resources for the engine's edges (the differential suite, test/cli/differential-lifecycle.test.ts): a
+ * provider whose Create answers an empty id (a defect the engine catches), and one whose Read takes a while (to make
+ * refreshes finish out of order).
  */
 import * as pulumi from "@pulumi/pulumi";
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
-import { ConfigInput, LocalStack, Program } from "../../testing";
+import { ConfigInput, EngineChoice, LocalStack, Program } from "../../testing";
 
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
 export const RECORDER = "pulumi-nodejs:dynamic/test:Recorder";
@@ -24,12 +24,21 @@ export interface Recorded {
   mark(): number;
   /** The URN of a recorder named `name` (under the stack, no parent). */
   urn(name: string, parentChain?: string): string;
-  cleanup(): void;
+  /** Removes the log, and on the CLI engine the stack's directory. */
+  cleanup(): Promise<void>;
 }
 
 export function recordedStack(
   program: Program,
-  options: { config?: Record<string, ConfigInput>; parallel?: number; project?: string; stack?: string } = {},
+  options: {
+    config?: Record<string, ConfigInput>;
+    parallel?: number;
+    project?: string;
+    stack?: string;
+    /** The engine the commands run on (the differential suite runs both); default: the model. */
+    engine?: EngineChoice;
+    cliRoot?: string;
+  } = {},
 ): Recorded {
   const dir = mkdtempSync(path.join(tmpdir(), "recorder-"));
   const log = path.join(dir, "calls.jsonl");
@@ -43,6 +52,8 @@ export function recordedStack(
     config: options.config,
     parallel: options.parallel,
     env: { ...process.env, RECORDER_LOG: log },
+    engine: options.engine ?? "model",
+    cliRoot: options.cliRoot,
   });
   const read = (): Call[] => {
     try {
@@ -64,6 +75,9 @@ export function recordedStack(
     mark: () => read().length,
     urn: (name, parentChain) =>
       `urn:pulumi:${stackName}::${project}::${parentChain ? `${parentChain}$` : ""}${RECORDER}::${name}`,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: async () => {
+      await stack.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

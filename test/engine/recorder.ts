@@ -1,7 +1,7 @@
 /**
  * A dynamic resource whose provider records every call it gets (method, arguments, plugin pid) to the file named by
- * RECORDER_LOG, and whose answers its inputs script. The engine's conformance tests drive it through the local engine
- * and the real plugin, and read the log to see exactly what the engine sent, in which process.
+ * RECORDER_LOG, and whose answers its inputs script. The differential suite (test/cli/differential-rules.ts) drives it
+ * through the local engine and the real CLI, and compares the logs: exactly what each engine sent, in which process.
  */
 import * as pulumi from "@pulumi/pulumi";
 
