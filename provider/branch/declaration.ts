@@ -5,8 +5,8 @@
  * in the hooks beside it: plan.ts (Check and Diff: what it was made from, declared removals, protection, reset,
  * annotations), state.ts (outputs and the provider's records), rules.ts (instants, LSNs, rules over several inputs).
  */
-import { checkInputs, Declaration, SchemaType } from "../shared/declaration";
-import { isBranchId, isProjectId } from "../shared/ids";
+import { checkInputs, Declaration, SchemaType, projectIdRow } from "../shared/declaration";
+import { isBranchId } from "../shared/ids";
 import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
 import { isAnnotations, isTimestamp, LSN, sameInstant, sameLsn, severalInputs } from "./rules";
 
@@ -27,14 +27,7 @@ export const BRANCH = {
     "A branch of a project: a copy-on-write clone of its parent's data (or, with initSource `schema-only`, a new root branch with its parent's schema only). A change of projectId, parentId, parentLsn, parentTimestamp or initSource replaces it (the new branch first, computes that follow its branchId moved to it, then the old one deleted with its data; the preview warns); name, protected and expiresAt are one PATCH; a new resetTriggers value resets it from its parent (its own changes discarded, its computes restarted; the preview warns). A name another branch has is refused before anything is created (set adoptId to manage that branch). Destroying it deletes the branch and its data (refused, sending nothing, for the default branch, a protected branch or one with children).",
   inputs: {
     // A branch belongs to one project (the path's project_id).
-    projectId: {
-      schema: STRING,
-      required: true,
-      rules: [isString, isProjectId],
-      source: "api.md, Ids",
-      change: "replace",
-      description: "Project of the branch. Changing it replaces the branch.",
-    },
+    projectId: projectIdRow("Project of the branch. Changing it replaces the branch."),
     // What the branch is made from (parentId, parentLsn, parentTimestamp, initSource) is fixed when it is created.
     parentId: {
       schema: STRING,

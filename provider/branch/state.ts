@@ -11,7 +11,13 @@
  * of the program (a diff against the record would replace the branch after every reset).
  */
 import type { Branch, BranchCreateRequest } from "../../sdk";
-import { apiBody, outputNames, outputsFrom, programInputs } from "../shared/declaration";
+import {
+  apiBody,
+  outputNames,
+  outputsFrom,
+  programInputs,
+  recordedOutputs as recordedWith,
+} from "../shared/declaration";
 import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { BRANCH } from "./declaration";
 
@@ -87,12 +93,7 @@ export const declaredOf = (inputs: Props): string[] => declaredOfInputs(inputs, 
  * new resource name): the branch as last read, with the carried inputs and `declared` from the new inputs.
  */
 export function recordedOutputs(olds: Props, news: Props): Props {
-  const outputs: Props = { ...olds, declared: declaredOf(news) };
-  for (const name of CARRIED_INPUTS) {
-    if (news[name] === undefined) delete outputs[name];
-    else outputs[name] = news[name];
-  }
-  return outputs;
+  return recordedWith(olds, news, CARRIED_INPUTS, declaredOf(news));
 }
 
 /**

@@ -6,8 +6,8 @@
  * (shared/declaration.ts). Sizes and their rules are data in sizes.ts.
  */
 import { checkAlwaysActive, checkSizePair, isSize } from "./sizes";
-import { Declaration, EnumType, InputRow, OutputRow, SchemaType } from "../shared/declaration";
-import { isBranchId, isComputeId, isProjectId } from "../shared/ids";
+import { Declaration, EnumType, InputRow, OutputRow, SchemaType, projectIdRow } from "../shared/declaration";
+import { isBranchId, isComputeId } from "../shared/ids";
 import {
   describe,
   isBoolean,
@@ -85,14 +85,7 @@ const POOLER_MODE_TEXT =
   "Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.";
 
 const INPUTS = {
-  projectId: {
-    schema: STRING,
-    required: true,
-    rules: [isString, isProjectId],
-    source: "api.md, Ids",
-    change: "replace",
-    description: "Project of the compute. Changing it replaces the compute.",
-  },
+  projectId: projectIdRow("Project of the compute. Changing it replaces the compute."),
   branchId: {
     schema: STRING,
     required: true,

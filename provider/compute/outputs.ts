@@ -8,7 +8,7 @@ import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../sdk";
 import { COMPUTE } from "./declaration";
 import { Overrides, planComputeChange } from "./plan";
 import { maxConnectionsFor } from "./sizes";
-import { apiBody, Declaration, outputsFrom } from "../shared/declaration";
+import { apiBody, Declaration, outputsFrom, recordedOutputs as recordedWith } from "../shared/declaration";
 import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { warn } from "../shared/diagnostics";
 
@@ -101,12 +101,7 @@ function overrideMessage(id: string, news: Props, property: string, service: unk
  * new resource name): the compute as last read, with the carried inputs and `declared` taken from the new inputs.
  */
 export function recordedOutputs(olds: Props, news: Props): Props {
-  const outputs: Props = { ...olds, declared: declaredOf(news) };
-  for (const name of CARRIED_INPUTS) {
-    if (news[name] === undefined) delete outputs[name];
-    else outputs[name] = news[name];
-  }
-  return outputs;
+  return recordedWith(olds, news, CARRIED_INPUTS, declaredOf(news));
 }
 
 /** The inputs the program set, as recorded in `declared`. */

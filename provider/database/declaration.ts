@@ -8,9 +8,9 @@
  */
 import { postgresName } from "../shared/branch-objects";
 import type { Database } from "../../sdk";
-import { Declaration, outputsFrom, planChange, SchemaType } from "../shared/declaration";
-import { isBranchId, isProjectId } from "../shared/ids";
-import { isString, Validator } from "../shared/validators";
+import { Declaration, outputsFrom, planChange, SchemaType, projectIdRow, branchIdRow } from "../shared/declaration";
+
+import { Validator } from "../shared/validators";
 
 type Props = Record<string, unknown>;
 
@@ -30,23 +30,10 @@ export const DATABASE = {
   description:
     "A Postgres database of a branch, owned by one of its roles. A new name renames it in place and a new owner is one PATCH (its data and id stay); a change of projectId or branchId replaces it with a new, empty database. A database the branch already has (inherited from its parent) is refused before anything is sent. Destroying it deletes the database and its data.",
   inputs: {
-    projectId: {
-      schema: STRING,
-      required: true,
-      rules: [isString, isProjectId],
-      source: "api.md, Ids",
-      change: "replace",
-      description: "Project of the database. Changing it replaces the database (a new, empty one).",
-    },
-    branchId: {
-      schema: STRING,
-      required: true,
-      rules: [isString, isBranchId],
-      source: "api.md, Ids",
-      change: "replace",
-      description:
-        "Branch of the database. Changing it replaces the database (a new, empty one). A branch made from a parent already has the parent's databases: declaring one of those fails before anything is sent.",
-    },
+    projectId: projectIdRow("Project of the database. Changing it replaces the database (a new, empty one)."),
+    branchId: branchIdRow(
+      "Branch of the database. Changing it replaces the database (a new, empty one). A branch made from a parent already has the parent's databases: declaring one of those fails before anything is sent.",
+    ),
     name: {
       schema: STRING,
       required: true,

@@ -8,6 +8,7 @@
  * `/` (api.md, Ids), so the name is everything after the second `/`, whatever it holds.
  */
 import { CARRIED } from "./declaration";
+import { recordedOutputs as recordedWith } from "../shared/declaration";
 
 type Props = Record<string, unknown>;
 
@@ -39,10 +40,6 @@ export const RESET_ADVICE =
 
 /** The outputs of an update that sends nothing (only carried inputs changed): the role as last read. */
 export function recordedOutputs(olds: Props, news: Props): Props {
-  const outputs: Props = { ...olds };
-  for (const name of CARRIED) {
-    if (news[name] === undefined) delete outputs[name];
-    else outputs[name] = news[name];
-  }
+  const { declared: _none, ...outputs } = recordedWith(olds, news, CARRIED, []);
   return outputs;
 }

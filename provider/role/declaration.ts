@@ -13,9 +13,9 @@
  */
 import type { Role } from "../../sdk";
 import { postgresName } from "../shared/branch-objects";
-import { Declaration, outputsFrom, planChange, SchemaType } from "../shared/declaration";
-import { isBranchId, isProjectId } from "../shared/ids";
-import { CheckFailure, isBoolean, isList, isString, Validator } from "../shared/validators";
+import { Declaration, outputsFrom, planChange, SchemaType, projectIdRow, branchIdRow } from "../shared/declaration";
+
+import { CheckFailure, isBoolean, isList, Validator } from "../shared/validators";
 
 type Props = Record<string, unknown>;
 
@@ -49,31 +49,16 @@ function triggersWithoutLogin(news: Props): CheckFailure[] {
   ];
 }
 
-const IDS = "api.md, Ids";
-
 export const ROLE = {
   name: "Role",
   docs: "docs/resources.md#role",
   description:
     "A Postgres role of a branch, with its password a secret output. A change of projectId, branchId or name replaces it (the new role first, then the old one deleted; roles cannot be renamed), with a new password; a change of noLogin replaces it, the old one deleted first. A new passwordTriggers value resets the password (one request; the preview warns); a first value is recorded. A role the branch already has (inherited from its parent) is refused before anything is sent. Destroying it deletes the role (refused while it owns a database).",
   inputs: {
-    projectId: {
-      schema: STRING,
-      required: true,
-      rules: [isString, isProjectId],
-      source: IDS,
-      change: "replace",
-      description: "Project of the role. Changing it replaces the role (a new role, with a new password).",
-    },
-    branchId: {
-      schema: STRING,
-      required: true,
-      rules: [isString, isBranchId],
-      source: IDS,
-      change: "replace",
-      description:
-        "Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).",
-    },
+    projectId: projectIdRow("Project of the role. Changing it replaces the role (a new role, with a new password)."),
+    branchId: branchIdRow(
+      "Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).",
+    ),
     name: {
       schema: STRING,
       required: true,

@@ -10,7 +10,8 @@
  */
 import { stableJson } from "./stable-json";
 import { isUnknown } from "./unknown";
-import { CheckFailure, oneOf, optional, required, Validator } from "./validators";
+import { isBranchId, isProjectId } from "./ids";
+import { CheckFailure, isString, oneOf, optional, required, Validator } from "./validators";
 
 type Props = Record<string, unknown>;
 
@@ -221,3 +222,32 @@ export const outputNames = (declaration: Declaration): string[] => Object.keys(d
 /** The outputs that are secrets (`additionalSecretOutputs`). */
 export const secretOutputs = (declaration: Declaration): string[] =>
   outputNames(declaration).filter((p) => declaration.outputs[p].secret);
+
+/** The row of a resource's project: a project id (api.md, Ids); another project is another object, so it replaces. */
+export const projectIdRow = (description: string): InputRow => ({
+  schema: { type: "string" },
+  required: true,
+  rules: [isString, isProjectId],
+  source: "api.md, Ids",
+  change: "replace",
+  description,
+});
+
+/** The row of a role's or database's branch: a branch id (api.md, Ids); such an object cannot move, so it replaces. */
+export const branchIdRow = (description: string): InputRow => ({
+  ...projectIdRow(description),
+  rules: [isString, isBranchId],
+});
+
+/**
+ * The outputs of an update that sends nothing (only inputs the service knows nothing of changed): the object as last
+ * read, with those inputs as the program now gives them, and `declared` as the resource records it.
+ */
+export function recordedOutputs(olds: Props, news: Props, carried: readonly string[], declared: string[]): Props {
+  const outputs: Props = { ...olds, declared };
+  for (const name of carried) {
+    if (news[name] === undefined) delete outputs[name];
+    else outputs[name] = news[name];
+  }
+  return outputs;
+}

@@ -1,6 +1,6 @@
 /**
  * JSON with sorted keys, so that {a, b} and {b, a} compare equal: how the providers compare inputs (trigger lists,
- * settings) and recognise the inputs their own Check saw (moved from compute/diff.ts).
+ * settings) and recognise the inputs their own Check saw.
  */
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
