@@ -23,7 +23,7 @@ export function renderEndpoint(e: EndpointRecord, pooler = false): Record<string
     region_id: e.regionId,
     type: e.type,
     current_state: e.currentState,
-    settings: { pg_settings: { ...c.settings.pg_settings } },
+    settings: settingsOf(c),
     ...(pooler ? { pooler_enabled: c.pooler_enabled, pooler_mode: c.pooler_mode } : {}),
     disabled: c.disabled,
     passwordless_access: c.passwordless_access,
@@ -39,6 +39,14 @@ export function renderEndpoint(e: EndpointRecord, pooler = false): Record<string
   if (e.lastActiveAt !== undefined) out.last_active = iso(e.lastActiveAt);
   if (e.startedAt !== undefined) out.started_at = iso(e.startedAt);
   if (e.suspendedAt !== undefined) out.suspended_at = iso(e.suspendedAt);
+  return out;
+}
+
+/** A compute's `settings` (OpenAPI, EndpointSettingsData): pg_settings always, preload_libraries once set (copies). */
+function settingsOf(c: EndpointRecord["config"]): Record<string, unknown> {
+  const out: Record<string, unknown> = { pg_settings: { ...c.settings.pg_settings } };
+  const preload = c.settings.preload_libraries;
+  if (preload) out.preload_libraries = JSON.parse(JSON.stringify(preload)) as unknown;
   return out;
 }
 

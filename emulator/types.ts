@@ -111,6 +111,12 @@ export interface DatabaseRecord {
 export type EndpointType = "read_write" | "read_only";
 export type ComputeState = "init" | "active" | "idle";
 
+/** OpenAPI, PreloadLibraries (EndpointSettingsData.preload_libraries): both fields optional. */
+export interface PreloadLibraries {
+  use_defaults?: boolean;
+  enabled_libraries?: string[];
+}
+
 export interface EndpointConfig {
   autoscaling_limit_min_cu: number;
   autoscaling_limit_max_cu: number;
@@ -120,7 +126,7 @@ export interface EndpointConfig {
   pooler_mode: string;
   disabled: boolean;
   passwordless_access: boolean;
-  settings: { pg_settings: Record<string, string> };
+  settings: { pg_settings: Record<string, string>; preload_libraries?: PreloadLibraries };
   name?: string;
 }
 

@@ -1,6 +1,6 @@
 import type { PoolerRule } from "./behaviours";
 import { badRequest } from "./errors";
-import type { EndpointConfig, EndpointType } from "./types";
+import type { EndpointConfig, EndpointType, PreloadLibraries } from "./types";
 
 /**
  * Request validation as the real service states it (api.md), written independently of the client so that a
@@ -72,6 +72,24 @@ function pgSettings(field: string, v: unknown): Record<string, string> {
   return out;
 }
 
+/**
+ * OpenAPI, PreloadLibraries: `use_defaults` a boolean, `enabled_libraries` an array of strings, both optional; other
+ * fields ignored, as the real service ignores unknown fields. Which library names exist (available_preload_libraries):
+ * not checked.
+ */
+function preloadLibraries(field: string, v: unknown): PreloadLibraries {
+  if (!isObj(v)) throw badRequest(`${field} must be an object of use_defaults (boolean), enabled_libraries (strings)`);
+  const out: PreloadLibraries = {};
+  if (v.use_defaults !== undefined) out.use_defaults = bool(`${field}.use_defaults`, v.use_defaults);
+  if (v.enabled_libraries !== undefined) {
+    const list = v.enabled_libraries;
+    if (!Array.isArray(list) || list.some((name) => typeof name !== "string"))
+      throw badRequest(`${field}.enabled_libraries must be an array of strings, got ${show(list)}`);
+    out.enabled_libraries = [...(list as string[])];
+  }
+  return out;
+}
+
 /** A branch id of the documented pattern (its existence is the route's 404). */
 export function branchId(field: string, v: unknown): string {
   if (typeof v !== "string" || !ID_PATTERN.test(v)) throw badRequest(`${field} must match ${ID_PATTERN.source}`);
@@ -102,10 +120,14 @@ export function configFields(ep: Obj, prefix: string, pooler: PoolerRule = "appl
   if (ep.passwordless_access !== undefined)
     out.passwordless_access = bool(f("passwordless_access"), ep.passwordless_access);
   if (ep.name !== undefined) out.name = name(f("name"), ep.name);
+  // A request's `settings` replace the compute's whole: a **guess** (api.md does not say whether the service merges
+  // them), the harsher one: a client that sends pg_settings alone loses preload_libraries here first, and vice versa.
   if (ep.settings !== undefined) {
     const s = requireObject(ep.settings, f("settings"));
     const pg = s.pg_settings === undefined ? {} : pgSettings(f("settings.pg_settings"), s.pg_settings);
     out.settings = { pg_settings: pg };
+    if (s.preload_libraries !== undefined && s.preload_libraries !== null)
+      out.settings.preload_libraries = preloadLibraries(f("settings.preload_libraries"), s.preload_libraries);
   }
   return out;
 }

@@ -2,7 +2,7 @@
  * pulumi-neon-dynamic: Pulumi resources for Neon's serverless Postgres management API.
  */
 export { ApiKey, ApiKeyArgs } from "./api-key/resource";
-export { Compute, ComputeArgs } from "./compute/resource";
+export { Compute, ComputeArgs, PreloadLibraries, PreloadLibrariesArgs } from "./compute/resource";
 export { Branch, BranchArgs } from "./branch/resource";
 export { Role, RoleArgs } from "./role/resource";
 export { Database, DatabaseArgs } from "./database/resource";

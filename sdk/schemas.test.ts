@@ -53,6 +53,13 @@ const sampleOperation = {
 };
 
 describe("schemas tolerate what the service adds", () => {
+  // Issue 24: settings.preload_libraries (OpenAPI, PreloadLibraries) was stripped by the parse: no output read it.
+  it("keeps settings.preload_libraries, a null field as it came", () => {
+    const preload = { use_defaults: null, enabled_libraries: ["timescaledb"] };
+    const settings = { pg_settings: {}, preload_libraries: preload };
+    expect(Endpoint.parse({ ...sampleEndpoint, settings }).settings).toEqual(settings);
+  });
+
   it("strips unknown fields of the OpenAPI example", () => {
     const body = { endpoint: { ...sampleEndpoint, brand_new_field: 1 }, operations: [sampleOperation], extra: true };
     const parsed = parseResponse(EndpointOperations, body, where);

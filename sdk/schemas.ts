@@ -156,7 +156,16 @@ export const ComputeUnit = z.number().min(0.25);
 export const SuspendTimeoutSeconds = z.number().int().min(-1).max(604800);
 const PgSettings = z.record(z.string(), z.string());
 
-export const EndpointSettings = z.object({ pg_settings: PgSettings.optional() });
+/** OpenAPI, PreloadLibraries: both fields optional (a null read as none). */
+const PreloadLibraries = z.object({
+  use_defaults: z.boolean().nullish(),
+  enabled_libraries: z.array(z.string()).nullish(),
+});
+
+export const EndpointSettings = z.object({
+  pg_settings: PgSettings.optional(),
+  preload_libraries: PreloadLibraries.nullish(),
+});
 
 /**
  * A compute. Required: what the client and the provider act on: the ids, `host` (the pooled host is derived from it),

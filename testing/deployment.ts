@@ -151,7 +151,9 @@ export class Deployment {
     const known = new Set(this.prev.resources.map((state) => state.urn));
     const missing = [...(this.options.replaceTargets ?? [])].filter((urn) => !known.has(urn));
     if (missing.length === 0) return;
-    for (const urn of missing) this.diagnostics.error(`Target '${urn}' could not be found in the stack.`);
+    // deployment_executor.go checkTargets: the hint is added to a target without a `$` (diag errors 2010, 2011).
+    const hint = (urn: string) => (urn.includes("$") ? "" : " Did you forget to escape $ in your shell?");
+    for (const urn of missing) this.diagnostics.error(`Target '${urn}' could not be found in the stack.${hint(urn)}`);
     throw new Error("one or more targets could not be found in the stack");
   }
 

@@ -41,7 +41,8 @@ export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
   const rename = inputs.name === undefined && !carriesOwnerTag(existing, inputs);
   const named = rename ? { ...inputs, name: attemptName(inputs) } : inputs;
   const patch = rename ? [...plan.patch, "name"] : plan.patch;
-  return patch.length > 0 ? (await patchCompute(projectId, existing.id, named, patch)).endpoint : existing;
+  // `current`: a PATCH of one setting keeps the other as the compute has it (toPatchBody).
+  return patch.length > 0 ? (await patchCompute(projectId, existing.id, named, patch, current)).endpoint : existing;
 }
 
 /** `pulumi-<ownerTag>-<mark>`: the name this provider gives the computes its resources create or adopt. */

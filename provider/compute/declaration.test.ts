@@ -136,6 +136,7 @@ describe("Compute: what a change does", () => {
       autoscalingLimitMaxCu: "update (drop)",
       suspendTimeoutSeconds: "update",
       pgSettings: "update (may-drop)",
+      preloadLibraries: "update (may-drop)",
       poolerEnabled: "update",
       poolerMode: "update",
       disabled: "update (drop)",

@@ -6,13 +6,22 @@
  * (shared/declaration.ts). Sizes and their rules are data in sizes.ts.
  */
 import { checkAlwaysActive, checkSizePair, isSize } from "./sizes";
-import { Declaration, EnumType, InputRow, OutputRow, SchemaType, projectIdRow } from "../shared/declaration";
+import {
+  Declaration,
+  EnumType,
+  InputRow,
+  ObjectType,
+  OutputRow,
+  SchemaType,
+  projectIdRow,
+} from "../shared/declaration";
 import { isBranchId, isComputeId } from "../shared/ids";
 import {
   describe,
   isBoolean,
   isList,
   isString,
+  isStringList,
   isStringMap,
   lengthBetween,
   matches,
@@ -25,6 +34,8 @@ const BOOLEAN: SchemaType = { type: "boolean" };
 const STRING_MAP: SchemaType = { type: "object", additionalProperties: { type: "string" } };
 const INTEGER: SchemaType = { type: "integer" };
 const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
+const STRING_LIST: SchemaType = { type: "array", items: { type: "string" } };
+const OBJECT: SchemaType = { type: "object" };
 
 /** An output read from the record's `api` field: a string, unless `more` says otherwise. */
 const reported = (api: string, description: string, more: Partial<OutputRow> = {}): OutputRow => ({
@@ -60,6 +71,31 @@ const PROVISIONER: EnumType = {
     { value: "serverless-platform", description: "Listed by Neon's OpenAPI document (Provisioner)." },
   ],
 };
+
+/** OpenAPI, PreloadLibraries (EndpointSettingsData.preload_libraries): both fields optional. */
+const PRELOAD_LIBRARIES: ObjectType = {
+  token: "neon:index:PreloadLibraries",
+  description:
+    "The shared libraries to preload into the compute (Postgres's shared_preload_libraries; OpenAPI, PreloadLibraries).",
+  fields: {
+    useDefaults: {
+      api: "use_defaults",
+      schema: BOOLEAN,
+      rules: [isBoolean],
+      description: "Whether Neon's default libraries are preloaded.",
+    },
+    enabledLibraries: {
+      api: "enabled_libraries",
+      schema: STRING_LIST,
+      rules: [isStringList],
+      description:
+        "The libraries to preload, by name (Neon's available_preload_libraries lists those of the project's Postgres version).",
+    },
+  },
+};
+
+const PRELOAD_LIBRARIES_TEXT =
+  "The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).";
 
 const isSuspendTimeout: Validator = (v) =>
   Number.isInteger(v) && (v === -1 || v === 0 || ((v as number) >= 60 && (v as number) <= 604800))
@@ -139,6 +175,17 @@ const INPUTS = {
     because: "Postgres applies many settings only at a restart; the service does not document which",
     description:
       "Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns).",
+  },
+  preloadLibraries: {
+    schema: OBJECT,
+    object: PRELOAD_LIBRARIES,
+    api: "settings.preload_libraries",
+    source: "OpenAPI, EndpointSettingsData.preload_libraries (PreloadLibraries)",
+    change: "update",
+    connections: "may-drop",
+    because:
+      "Postgres loads shared_preload_libraries only at a server start (PostgreSQL docs), and Neon's libraries need a compute restart to activate (OpenAPI, getAvailablePreloadLibraries); the service does not document whether its PATCH restarts the compute",
+    description: PRELOAD_LIBRARIES_TEXT,
   },
   poolerEnabled: {
     schema: BOOLEAN,
@@ -248,9 +295,8 @@ export const COMPUTE = {
   name: "Compute",
   docs: "docs/resources.md#compute",
   description:
-    "A compute endpoint on a branch: a primary (`read_write`) or a read replica (`read_only`). A change of projectId, type or regionId replaces it (create first, then delete; a primary on the same branch is deleted first); every other change is one PATCH. Sizes, a branch move and disabling restart a running compute (its connections drop; the preview warns); provisioner and pgSettings may (undocumented; the preview warns); a new restartTriggers value restarts it once, and not at all when it is idle.",
+    "A compute endpoint on a branch: a primary (`read_write`) or a read replica (`read_only`). A change of projectId, type or regionId replaces it (create first, then delete; a primary on the same branch is deleted first); every other change is one PATCH. Sizes, a branch move and disabling restart a running compute (its connections drop; the preview warns); provisioner, pgSettings and preloadLibraries may (undocumented; the preview warns); a new restartTriggers value restarts it once, and not at all when it is idle.",
   inputs: INPUTS,
-  // Outputs without `api` are set by outputs.ts: the pooled host, max_connections, and the inputs carried as given.
   // Outputs without `api` are set by outputs.ts: the pooled host, max_connections, and the inputs carried as given.
   outputs: {
     endpointId: reported("id", "The compute's id (`ep-...`)."),
@@ -266,6 +312,11 @@ export const COMPUTE = {
       { schema: INTEGER },
     ),
     pgSettings: reported("settings.pg_settings", INPUTS.pgSettings.description, { schema: STRING_MAP }),
+    preloadLibraries: reported("settings.preload_libraries", PRELOAD_LIBRARIES_TEXT, {
+      ...MAYBE,
+      schema: OBJECT,
+      object: PRELOAD_LIBRARIES,
+    }),
     poolerEnabled: reported("pooler_enabled", POOLER_ENABLED, {
       ...MAYBE,
       schema: BOOLEAN,

@@ -28,8 +28,8 @@ const CARRIED_INPUTS = Object.keys(DECLARED.outputs).filter((p) => !DECLARED.out
  * scheduled for 2026-06-20) and the fields the client does not require because the provider only copies them
  * (sdk/schemas.ts). When the record lacks one, the output keeps what the program asked for, so that the next diff has
  * something to compare with instead of seeing a change on every `up` (and no value is recorded as overridden by
- * `undefined`). `pgSettings` is kept the same way when the record has no `settings`. Not `name`: a compute without a
- * name is reported without one, and that absence is a difference to apply.
+ * `undefined`). `pgSettings` and `preloadLibraries` are kept the same way when the record has no `settings`. Not
+ * `name`: a compute without a name is reported without one, and that absence is a difference to apply.
  */
 const MAYBE_UNREPORTED = ["poolerEnabled", "poolerMode", "disabled", "passwordlessAccess", "provisioner"];
 
@@ -45,9 +45,19 @@ export function toCreateBody(inputs: Props): EndpointCreateRequest {
   return { endpoint: apiBody(DECLARED, defaults, SENT) } as EndpointCreateRequest; // check() validated every field
 }
 
-/** The body of PATCH .../endpoints/{id} carrying only the given properties. */
-export function toPatchBody(inputs: Props, properties: string[]): EndpointUpdateRequest {
-  return { endpoint: apiBody(DECLARED, inputs, properties) } as EndpointUpdateRequest;
+/** The inputs sent together in the request's `settings`. */
+export const SETTINGS = ["pgSettings", "preloadLibraries"];
+
+/**
+ * The body of PATCH .../endpoints/{id} carrying only the given properties. `settings` goes whole: api.md does not say
+ * whether the service merges a PATCH's `settings` into the compute's or replaces them (the emulator replaces them), so
+ * a PATCH of pgSettings or preloadLibraries carries the other too, as the service last reported it (`current`, the
+ * old outputs): under either behaviour, neither erases the other, and the unchanged one is not asked for anew.
+ */
+export function toPatchBody(inputs: Props, properties: string[], current: Props = {}): EndpointUpdateRequest {
+  const kept = properties.some((p) => SETTINGS.includes(p)) ? SETTINGS.filter((p) => !properties.includes(p)) : [];
+  const values = { ...inputs, ...Object.fromEntries(kept.map((p) => [p, current[p]])) };
+  return { endpoint: apiBody(DECLARED, values, [...properties, ...kept]) } as EndpointUpdateRequest;
 }
 
 /** Every output of a Compute: the record's fields its rows name (a null is no value), the pooled host, max_connections. */
@@ -60,6 +70,7 @@ export function toOutputs(endpoint: ApiEndpoint, inputs: Props): Props {
     poolerHost: poolerHost(endpoint.id, endpoint.host),
     maxConnections: maxConnectionsFor(Number(endpoint.autoscaling_limit_min_cu)),
   };
+  if (!settings && inputs.preloadLibraries !== undefined) outputs.preloadLibraries = inputs.preloadLibraries;
   for (const name of [...CARRIED_INPUTS, ...RECORDS]) if (inputs[name] !== undefined) outputs[name] = inputs[name];
   for (const name of MAYBE_UNREPORTED)
     if (outputs[name] === undefined && inputs[name] !== undefined) outputs[name] = inputs[name];

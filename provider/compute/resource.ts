@@ -10,6 +10,20 @@ import * as pulumi from "@pulumi/pulumi";
 import { COMPUTE } from "./declaration";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
+/** The shared libraries to preload into a compute (schema.json's `neon:index:PreloadLibraries`), as a program says. */
+export interface PreloadLibrariesArgs {
+  /** Whether Neon's default libraries are preloaded. */
+  useDefaults?: pulumi.Input<boolean>;
+  /** The libraries to preload, by name (Neon's available_preload_libraries lists those of the Postgres version). */
+  enabledLibraries?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** The shared libraries preloaded into a compute, as the service reports them. */
+export interface PreloadLibraries {
+  useDefaults?: boolean;
+  enabledLibraries?: string[];
+}
+
 /** Inputs of a Compute. Sizes are in compute units (CU): 0.25, 0.5, 1..16, even 18..56. */
 export interface ComputeArgs {
   /** Project of the compute. Changing it replaces the compute. */
@@ -31,6 +45,12 @@ export interface ComputeArgs {
   suspendTimeoutSeconds?: pulumi.Input<number>;
   /** Postgres settings (string values). */
   pgSettings?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * The shared libraries to preload (Postgres's shared_preload_libraries). Sent in `settings` with `pgSettings`,
+   * neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the
+   * preview warns).
+   */
+  preloadLibraries?: pulumi.Input<PreloadLibrariesArgs>;
   /**
    * Whether pooled connections are on.
    * @deprecated Neon deprecated `pooler_enabled` (without a removal date; the pooler settings' removal was scheduled
@@ -117,6 +137,7 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
   declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
   declare readonly pgSettings: pulumi.Output<Record<string, string>>;
+  declare readonly preloadLibraries: pulumi.Output<PreloadLibraries | undefined>;
   declare readonly poolerEnabled: pulumi.Output<boolean | undefined>;
   declare readonly poolerMode: pulumi.Output<string | undefined>;
   declare readonly disabled: pulumi.Output<boolean | undefined>;

@@ -28,7 +28,7 @@ export async function updateCompute(id: string, olds: Props, news: Props): Promi
   const projectId = String(olds.projectId);
   let endpoint: ApiEndpoint | undefined;
   let operations: readonly Operation[] = [];
-  if (plan.patch.length > 0) ({ endpoint, operations } = await patchCompute(projectId, id, news, plan.patch));
+  if (plan.patch.length > 0) ({ endpoint, operations } = await patchCompute(projectId, id, news, plan.patch, olds));
   if (plan.restartByTrigger && !startedBy(operations)) endpoint = await restartIfRunning(projectId, id, endpoint);
   endpoint ??= (await client().endpoints.get(projectId, id)) as ApiEndpoint;
   return outputsAfter(endpoint, news, plan.patch, olds.overridden as Overrides | undefined);
@@ -59,17 +59,19 @@ function isRunning(endpoint: ApiEndpoint): boolean {
 }
 
 /**
- * Sends one PATCH with only `properties`, and answers the compute with the operations it started; a refused branch
- * move names the branch and the compute already there; a refusal says what to do only where it is about the move or
- * the deprecated pooler fields (`explainRefusal`).
+ * Sends one PATCH with only `properties` (and the settings `current`, the old outputs, keep beside a changed one:
+ * toPatchBody), and answers the compute with the operations it started; a refused branch move names the branch and the
+ * compute already there; a refusal says what to do only where it is about the move or the deprecated pooler fields
+ * (`explainRefusal`).
  */
 export async function patchCompute(
   projectId: string,
   id: string,
   news: Props,
   properties: string[],
+  current: Props = {},
 ): Promise<{ endpoint: ApiEndpoint; operations: readonly Operation[] }> {
-  const body = toPatchBody(news, properties);
+  const body = toPatchBody(news, properties, current);
   const branchId = body.endpoint.branch_id;
   const { endpoint, operations } = await client()
     .endpoints.update(projectId, id, body)

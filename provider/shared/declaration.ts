@@ -11,7 +11,7 @@
 import { stableJson } from "./stable-json";
 import { isUnknown } from "./unknown";
 import { isBranchId, isProjectId } from "./ids";
-import { CheckFailure, isString, oneOf, optional, required, Validator } from "./validators";
+import { CheckFailure, describe, isString, oneOf, optional, required, Validator } from "./validators";
 
 type Props = Record<string, unknown>;
 
@@ -24,11 +24,15 @@ export type Change = "replace" | "update" | "action" | "record" | "refused";
 /** What a change does to a running compute's open connections (kept, unless said). */
 export type Connections = "keep" | "drop" | "may-drop";
 
-/** A property's type, as `schema.json` spells it (with `enum` rows turned into a named enum type). */
+/**
+ * A property's type, as `schema.json` spells it (with `enum` rows turned into a named enum type, and `object` rows,
+ * whose schema is a bare `{ type: "object" }`, into a named object type).
+ */
 export type SchemaType =
   | { type: "string" | "integer" | "number" | "boolean" }
   | { type: "array"; items: { $ref: "pulumi.json#/Any" } | { type: "string" } }
-  | { type: "object"; additionalProperties: { type: "string" } };
+  | { type: "object"; additionalProperties: { type: "string" } }
+  | { type: "object" };
 
 /** An enumeration: one named type of schema.json, and the values Check accepts. */
 export interface EnumType {
@@ -37,11 +41,31 @@ export interface EnumType {
   values: { value: string; description: string }[];
 }
 
+/**
+ * A named object type: one named type of schema.json whose fields the program spells in camelCase and the API in its
+ * own names (`useDefaults` is `use_defaults`). Check accepts an object of its fields only, each by its rules.
+ */
+export interface ObjectType {
+  token: string;
+  description: string;
+  fields: Record<string, ObjectField>;
+}
+
+export interface ObjectField {
+  /** The field's name in the request body and the service's record. */
+  api: string;
+  schema: SchemaType;
+  rules: Validator[];
+  description: string;
+}
+
 /** One input property. */
 export interface InputRow {
   schema: SchemaType;
   /** A named enumeration instead of `schema`'s type; Check accepts exactly its values. */
   enum?: EnumType;
+  /** A named object type instead of `schema`'s type: Check, the request body and the outputs go by its fields. */
+  object?: ObjectType;
   required?: boolean;
   /** The request body's field, a dotted path for a nested one (`settings.pg_settings`). */
   api?: string;
@@ -73,6 +97,7 @@ export interface OutputRow {
   /** The field of the service's record it is read from, a dotted path for a nested one; else a hook sets it. */
   api?: string;
   enum?: EnumType;
+  object?: ObjectType;
   /** Absent when the service may not report it. */
   optional?: boolean;
   secret?: boolean;
@@ -95,10 +120,44 @@ export interface Declaration {
 
 export const tokenOf = (declaration: Declaration): string => `neon:index:${declaration.name}`;
 
-/** The validator a row's rules make: presence first, then the enumeration's values, then its own rules. */
+/**
+ * The validator a row's rules make: presence first, then the enumeration's values or the object type's fields, then
+ * its own rules.
+ */
 export function validatorOf(row: InputRow): Validator {
-  const rules = [...(row.enum ? [oneOf(row.enum.values.map((v) => v.value))] : []), ...(row.rules ?? [])];
+  const typed = row.enum ? [oneOf(row.enum.values.map((v) => v.value))] : row.object ? [objectOf(row.object)] : [];
+  const rules = [...typed, ...(row.rules ?? [])];
   return row.required ? required(...rules) : optional(...rules);
+}
+
+/**
+ * A value of a named object type: an object of its fields only (an unknown one, such as the API's spelling
+ * `use_defaults`, is refused naming the known ones rather than sent as it is), each by its rules, the first problem
+ * naming its field. A field the engine does not know yet passes.
+ */
+export function objectOf(type: ObjectType): Validator {
+  const known = Object.keys(type.fields).join(", ");
+  return (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return `must be an object of ${known} (each optional), got ${describe(value)}`;
+    for (const [key, field] of Object.entries(value)) {
+      if (!type.fields[key]) return `has no field ${JSON.stringify(key)}; known: ${known}`;
+      const problem = isUnknown(field) ? undefined : optional(...type.fields[key].rules)(field);
+      if (problem) return `${key} ${problem}`;
+    }
+    return undefined;
+  };
+}
+
+/** A value of a named object type as the API spells it: its fields under their API names. */
+const toApi = (type: ObjectType, value: Props): Props =>
+  Object.fromEntries(Object.entries(value).map(([key, v]) => [type.fields[key]?.api ?? key, v]));
+
+/** A named object type's value as the service reports it, in the program's names (nulls, unknown fields left out). */
+function fromApi(type: ObjectType, value: unknown): Props | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const fields = Object.entries(type.fields).map(([name, field]) => [name, (value as Props)[field.api]]);
+  return Object.fromEntries(fields.filter(([, v]) => v !== undefined && v !== null));
 }
 
 /**
@@ -179,25 +238,28 @@ export function planChange(declaration: Declaration, olds: Props, news: Props, s
 export function apiBody(declaration: Declaration, news: Props, properties: readonly string[]): Props {
   const body: Props = {};
   for (const property of properties) {
-    const path = declaration.inputs[property]?.api;
-    if (path === undefined || news[property] === undefined) continue;
-    const keys = path.split(".");
+    const row = declaration.inputs[property];
+    const value = news[property];
+    if (row?.api === undefined || value === undefined) continue;
+    const keys = row.api.split(".");
     let at = body;
     for (const key of keys.slice(0, -1)) at = (at[key] ??= {}) as Props;
-    at[keys[keys.length - 1]] = news[property];
+    at[keys[keys.length - 1]] = row.object && value !== null ? toApi(row.object, value as Props) : value;
   }
   return body;
 }
 
 /**
- * The outputs read from the service's `record` (rows with an `api` field; a field the record lacks is left out), then
- * `extra`, what the resource's hooks add (the project the record does not name, a password, …).
+ * The outputs read from the service's `record` (rows with an `api` field; a field the record lacks is left out; a
+ * named object type's value in the program's names), then `extra`, what the resource's hooks add (the project the
+ * record does not name, a password, …).
  */
 export function outputsFrom(declaration: Declaration, record: object, extra: Props = {}): Props {
   const outputs: Props = {};
   for (const [name, row] of Object.entries(declaration.outputs)) {
     if (row.api === undefined) continue;
-    const value = row.api.split(".").reduce<unknown>((at, key) => (at as Props | undefined)?.[key], record);
+    const found = row.api.split(".").reduce<unknown>((at, key) => (at as Props | undefined)?.[key], record);
+    const value = row.object ? fromApi(row.object, found) : found;
     if (value !== undefined) outputs[name] = value;
   }
   return { ...outputs, ...extra };

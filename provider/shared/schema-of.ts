@@ -1,15 +1,17 @@
 /**
  * A declaration's part of `schema.json` (Pulumi's package schema: https://www.pulumi.com/docs/iac/guides/building-extending/packages/schema/):
- * the resource's input and output properties, their required lists, and the named enumerations its rows use.
+ * the resource's input and output properties, their required lists, and the named enumerations and object types its
+ * rows use.
  * `npm run generate` writes schema.json from these (scripts/generate.ts); nothing else writes it.
  */
-import { Declaration, EnumType, InputRow, OutputRow, tokenOf } from "./declaration";
+import { Declaration, InputRow, OutputRow, tokenOf } from "./declaration";
 
 type Json = Record<string, unknown>;
 
-/** One property's schema: its type (or its enumeration's), description, secrecy and deprecation. */
+/** One property's schema: its type (or its named type's), description, secrecy and deprecation. */
 function propertyOf(row: InputRow | OutputRow): Json {
-  const type = row.enum ? { $ref: `#/types/${row.enum.token}` } : row.schema;
+  const named = row.enum ?? row.object;
+  const type = named ? { $ref: `#/types/${named.token}` } : row.schema;
   return {
     ...type,
     description: row.description,
@@ -31,12 +33,16 @@ export function resourceSchema(declaration: Declaration): Json {
   };
 }
 
-/** The named enumerations of a declaration's rows, by token. */
-export function enumTypes(declaration: Declaration): Record<string, Json> {
+/** The named enumerations and object types of a declaration's rows, by token. */
+export function namedTypes(declaration: Declaration): Record<string, Json> {
   const types: Record<string, Json> = {};
   const rows: (InputRow | OutputRow)[] = [...Object.values(declaration.inputs), ...Object.values(declaration.outputs)];
-  for (const e of rows.map((row) => row.enum).filter((e): e is EnumType => e !== undefined)) {
-    types[e.token] = { type: "string", description: e.description, enum: e.values };
+  for (const { enum: e, object: o } of rows) {
+    if (e) types[e.token] = { type: "string", description: e.description, enum: e.values };
+    if (o) {
+      const fields = Object.entries(o.fields).map(([name, f]) => [name, { ...f.schema, description: f.description }]);
+      types[o.token] = { type: "object", description: o.description, properties: Object.fromEntries(fields) };
+    }
   }
   return types;
 }
@@ -45,6 +51,6 @@ export function enumTypes(declaration: Declaration): Record<string, Json> {
 export function schemaParts(declarations: Declaration[]): { resources: Json; types: Json } {
   return {
     resources: Object.fromEntries(declarations.map((d) => [tokenOf(d), resourceSchema(d)])),
-    types: Object.assign({}, ...declarations.map(enumTypes)),
+    types: Object.assign({}, ...declarations.map(namedTypes)),
   };
 }

@@ -78,3 +78,10 @@ export function describe(value: unknown): string {
 
 /** A list of any values (a resource's triggers). */
 export const isList: Validator = (v) => (Array.isArray(v) ? undefined : `must be a list of values, got ${describe(v)}`);
+
+/** A list of strings (names of libraries, say): the first item that is not one is named by its position. */
+export const isStringList: Validator = (v) => {
+  if (!Array.isArray(v)) return `must be a list of strings, got ${describe(v)}`;
+  const bad = v.findIndex((item) => typeof item !== "string");
+  return bad < 0 ? undefined : `must be a list of strings; item ${bad} is ${describe(v[bad])}`;
+};

@@ -92,8 +92,15 @@ function simpleKind(type: ts.TypeNode): Kind {
   if (ts.isLiteralTypeNode(type)) return typeof JSON.parse(type.literal.getText()) as Kind;
   if (ts.isArrayTypeNode(type)) return "array";
   if (ts.isTypeReferenceNode(type) && type.typeName.getText() === "Record") return "object";
+  if (ts.isTypeReferenceNode(type) && isInterfaceOfFile(type)) return "object";
   if (ts.isTypeLiteralNode(type)) return "object";
   throw new Error(`unhandled type ${type.getText()}`);
+}
+
+/** A reference to an interface the same file declares (a named object type's, `PreloadLibrariesArgs`). */
+function isInterfaceOfFile(type: ts.TypeReferenceNode): boolean {
+  const name = type.typeName.getText();
+  return type.getSourceFile().statements.some((s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
 }
 
 /** The kind a schema property spec describes, following `$ref`s into the schema's types. */
@@ -191,6 +198,16 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(schemaMembers(compute.properties, compute.required)).toEqual(
       outputMembers("provider/compute/resource.ts", "Compute"),
     );
+  });
+
+  it("Compute's named object type PreloadLibraries is PreloadLibrariesArgs (inputs) and PreloadLibraries (outputs)", () => {
+    expect(compute.inputProperties.preloadLibraries.$ref).toBe("#/types/neon:index:PreloadLibraries");
+    expect(compute.properties.preloadLibraries.$ref).toBe("#/types/neon:index:PreloadLibraries");
+    const type = schema.types["neon:index:PreloadLibraries"];
+    expect(type.type).toBe("object");
+    const file = "provider/compute/resource.ts";
+    expect(schemaMembers(type.properties, type.required)).toEqual(interfaceMembers(file, "PreloadLibrariesArgs"));
+    expect(schemaMembers(type.properties, type.required)).toEqual(interfaceMembers(file, "PreloadLibraries"));
   });
 
   it("ApiKey inputs and outputs match ApiKeyArgs and the class", () => {
