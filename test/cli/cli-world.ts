@@ -294,10 +294,15 @@ export class Transcript {
 
   /** Ids → their order of appearance in this transcript. */
   normalize(text: string): string {
-    return text
-      .replace(/ep-[a-z]+-[a-z]+-\d+/g, (id) => this.label(id, "ep"))
-      .replace(/api_keys\/(\d+)/g, (_, id: string) => `api_keys/${this.label(id, "key")}`)
-      .replace(/request ID: [0-9a-f-]+/g, "request ID: <id>");
+    return (
+      text
+        .replace(/ep-[a-z]+-[a-z]+-\d+/g, (id) => this.label(id, "ep"))
+        .replace(/api_keys\/(\d+)/g, (_, id: string) => `api_keys/${this.label(id, "key")}`)
+        .replace(/request ID: [0-9a-f-]+/g, "request ID: <id>")
+        // A compute's name (compute/owner.ts): its owner tag hashes the stack's names, which differ between the two
+        // engines' stacks, then a random part.
+        .replace(/\bpulumi-[0-9a-f]{12}-[0-9a-f]{8}\b/g, "pulumi-{tag}-{mark}")
+    );
   }
 
   private label(id: string, kind: string): string {
