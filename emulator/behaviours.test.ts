@@ -18,7 +18,7 @@ describe("service behaviours", () => {
       "deletes return a running suspend_compute; 429 without Retry-After; " +
         "pooler fields absent in responses, ignored in requests; " +
         "restart of an idle compute refused; new branches not ready for their create_branch operation; " +
-        "branch_id in an update moves the compute; passwords stored; reveal during a reset shows the new password",
+        "branch_id in an update moves the compute; passwords stored; reveal during a reset shows the new password; a deleted database counts as its role's until its delete is answered",
     );
     expect(describeBehaviours(resolveBehaviours({ branchReadyDelayMs: 500 }))).toContain("+ 500 ms");
     expect(() => resolveBehaviours({ branchReadyDelayMs: -1 })).toThrow(/branchReadyDelayMs/);

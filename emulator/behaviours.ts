@@ -59,7 +59,18 @@ export interface ServiceBehaviours {
    * finishes": OpenAPI `resetProjectBranchRolePassword`). Which the service does is a **guess**, so both are modelled.
    */
   revealAfterReset: RevealAfterReset;
+  /**
+   * Until when a deleted database still counts as owned by its role, refusing the role's delete (422: Neon docs,
+   * Manage roles, "The database must be deleted before"). `answered` (the default): gone once its delete is answered,
+   * so a role delete sent while that delete's operation runs meets the project lock (423). `finished`: counted until
+   * the delete's operations finish, so that role delete answers 422 though the database is no longer listed. Which the
+   * service does is a **guess**, so both are modelled (issue 23, item 19: provider/role/owned.ts converges under each).
+   */
+  databaseOwnedUntil: DatabaseOwnedUntil;
 }
+
+export const DATABASE_OWNED_UNTIL = ["answered", "finished"] as const;
+export type DatabaseOwnedUntil = (typeof DATABASE_OWNED_UNTIL)[number];
 
 export const REVEALS_AFTER_RESET = ["new", "old"] as const;
 export type RevealAfterReset = (typeof REVEALS_AFTER_RESET)[number];
@@ -91,6 +102,7 @@ export const REAL_SERVICE: ServiceBehaviours = {
   pageSize: undefined,
   storePasswords: true,
   revealAfterReset: "new",
+  databaseOwnedUntil: "answered",
 };
 
 /** The behaviours of an emulator: the real service, with what the caller set (undefined = the default). */
@@ -108,6 +120,10 @@ export function resolveBehaviours(set: Partial<ServiceBehaviours> = {}): Service
   if (!REVEALS_AFTER_RESET.includes(out.revealAfterReset)) {
     const allowed = REVEALS_AFTER_RESET.join(", ");
     throw new RangeError(`revealAfterReset must be one of ${allowed}, not ${JSON.stringify(out.revealAfterReset)}`);
+  }
+  if (!DATABASE_OWNED_UNTIL.includes(out.databaseOwnedUntil)) {
+    const allowed = DATABASE_OWNED_UNTIL.join(", ");
+    throw new RangeError(`databaseOwnedUntil must be one of ${allowed}, not ${JSON.stringify(out.databaseOwnedUntil)}`);
   }
   if (!POOLER_REQUESTS.includes(out.poolerRequests)) {
     const allowed = POOLER_REQUESTS.join(", ");
@@ -131,5 +147,6 @@ export function describeBehaviours(b: ServiceBehaviours): string {
     ...(b.pageSize === undefined ? [] : [`lists without a limit answer pages of ${b.pageSize}`]),
     `passwords ${b.storePasswords ? "stored" : "not stored (reveal answers 412)"}`,
     `reveal during a reset ${b.revealAfterReset === "new" ? "shows the new password" : "shows the old password until its operations finish"}`,
+    `a deleted database counts as its role's until its delete is ${b.databaseOwnedUntil}`,
   ].join("; ");
 }

@@ -4,6 +4,7 @@ import {
   describeBehaviours,
   resolveBehaviours,
   type BranchMove,
+  type DatabaseOwnedUntil,
   type PoolerRequests,
   type RevealAfterReset,
   type ServiceBehaviours,
@@ -64,6 +65,8 @@ export interface EmulatorOptions {
   pageSize?: number; // items a page of a paged list holds when the request gives no limit (default: the document's or a guess)
   storePasswords?: boolean; // the projects' store_passwords; false: reveal_password answers 412; default true
   revealAfterReset?: RevealAfterReset; // reveal during a reset's operations: "new" (default, a guess) or "old"
+  /** Until when a deleted database refuses its role's delete: "answered" (default, a guess) or "finished". */
+  databaseOwnedUntil?: DatabaseOwnedUntil;
 }
 
 export interface Emulator {
@@ -233,6 +236,7 @@ function behavioursOf(options: EmulatorOptions): ServiceBehaviours {
     pageSize: options.pageSize,
     storePasswords: options.storePasswords,
     revealAfterReset: options.revealAfterReset,
+    databaseOwnedUntil: options.databaseOwnedUntil,
   });
 }
 

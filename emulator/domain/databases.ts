@@ -76,7 +76,10 @@ export function updateDatabase(
   return { database: db, operations: svc.lifecycle.configApplied(branch, now) };
 }
 
-/** A delete: undefined (the route's 204) "if the database doesn't exist or has already been deleted". */
+/**
+ * A delete: undefined (the route's 204) "if the database doesn't exist or has already been deleted". Under behaviour
+ * `databaseOwnedUntil: "finished"` the role's delete still counts it until these operations finish (roles.ts).
+ */
 export function deleteDatabase(
   svc: Service,
   project: Project,
@@ -88,5 +91,10 @@ export function deleteDatabase(
   if (!db) return undefined;
   takeLock(svc, project.id, now);
   svc.store.removeDatabase(db);
-  return { database: db, operations: svc.lifecycle.configApplied(branch, now) };
+  const operations = svc.lifecycle.configApplied(branch, now);
+  if (svc.behaviours.databaseOwnedUntil === "finished") {
+    const operationIds = operations.map((op) => op.id);
+    svc.databasesBeingDeleted.push({ branchId: branch.id, name: db.name, ownerName: db.ownerName, operationIds });
+  }
+  return { database: db, operations };
 }

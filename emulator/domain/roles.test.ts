@@ -1,4 +1,4 @@
-import { createDatabase } from "./databases";
+import { createDatabase, deleteDatabase } from "./databases";
 import { createRole, deleteRole, resetPassword, revealPassword } from "./roles";
 import { T0, testWorld } from "./test-world";
 
@@ -15,6 +15,21 @@ describe("role rules", () => {
     svc.store.removeDatabase(svc.store.database(dev.id, "appdb"));
     expect(deleteRole(svc, project, dev, "app", T0)).toMatchObject({ role: { name: "app" }, operations: [] });
     expect(deleteRole(svc, project, dev, "app", T0)).toBeUndefined(); // the route's 204
+  });
+
+  it("a database whose delete runs: not counted by default (the lock answers 423), counted until it finishes under databaseOwnedUntil finished (422)", () => {
+    for (const [until, status] of [
+      ["answered", 423],
+      ["finished", 422],
+    ] as const) {
+      const { svc, project, branch } = testWorld({ behaviours: { databaseOwnedUntil: until } });
+      const main = branch("main"); // a running primary: the delete makes an apply_config that holds the lock
+      createRole(svc, project, main, { name: "app", noLogin: false }, T0);
+      createDatabase(svc, project, main, { name: "appdb", ownerName: "app" }, T0 + 60_000);
+      deleteDatabase(svc, project, main, "appdb", T0 + 120_000);
+      expect(() => deleteRole(svc, project, main, "app", T0 + 120_001)).toThrow(expect.objectContaining({ status }));
+      expect(deleteRole(svc, project, main, "app", T0 + 180_000)).toMatchObject({ role: { name: "app" } });
+    }
   });
 
   it("a name taken on the branch answers 409; a no_login role has no password to reveal or reset (422)", () => {

@@ -3,7 +3,7 @@ import { ApiError, conflict, unprocessable } from "../errors";
 import { newRolePassword } from "../ids";
 import { isUnfinished } from "../operations";
 import type { Branch, OperationRecord, Project, RoleRecord } from "../types";
-import { takeLock, type Service } from "./service";
+import { takeLock, type DeletedDatabase, type Service } from "./service";
 
 /**
  * The rules of a branch's Postgres roles (OpenAPI `createProjectBranchRole`, `deleteProjectBranchRole`,
@@ -45,8 +45,9 @@ export function createRole(
  * A delete: undefined (the route's 204) when the branch has no such role ("Returned if the role doesn't exist or has
  * already been deleted"). A role that owns a database is refused: Neon docs, Manage roles: "you cannot delete a role
  * that owns a database. The database must be deleted before" (status 422: **guess**). The ownership check comes before
- * the project lock and a deleted database is gone at once, so while the delete of the database it owned runs, the
- * answer is 423 (**guess**: README "Guesses"; the provider converges under either).
+ * the project lock. By default a deleted database is gone at once, so while the delete of the database it owned runs,
+ * the answer is 423; under behaviour `databaseOwnedUntil: "finished"` it is 422 until that delete's operations finish
+ * (both **guesses**: README "Guesses"; the provider converges under either).
  */
 export function deleteRole(
   svc: Service,
@@ -58,7 +59,10 @@ export function deleteRole(
   const { store } = svc;
   const role = store.findRole(branch.id, name);
   if (!role) return undefined;
-  const owned = store.databasesOf(branch.id).filter((d) => d.ownerName === role.name);
+  const owned = [
+    ...store.databasesOf(branch.id).filter((d) => d.ownerName === role.name),
+    ...stillBeingDeleted(svc, branch, now).filter((d) => d.ownerName === role.name),
+  ];
   if (owned.length) {
     throw unprocessable(
       `role ${role.name} owns database(s) ${owned.map((d) => d.name).join(", ")}: a role that owns a database cannot be ` +
@@ -80,6 +84,16 @@ export function revealPassword(svc: Service, branch: Branch, name: string, now: 
   if (role.password === undefined) throw noPassword(role, "reveal");
   if (!svc.behaviours.storePasswords) throw new ApiError(412, "Storing passwords is disabled");
   return resetInFlight(svc, role, now) ? role.reset!.oldPassword : role.password;
+}
+
+/** The branch's deleted databases whose delete operations run (behaviour `databaseOwnedUntil: "finished"`). */
+function stillBeingDeleted(svc: Service, branch: Branch, now: number): DeletedDatabase[] {
+  const unfinished = (id: string) => {
+    const op = svc.store.operations.get(id);
+    return op !== undefined && isUnfinished(op, now);
+  };
+  svc.databasesBeingDeleted = svc.databasesBeingDeleted.filter((d) => d.operationIds.some(unfinished));
+  return svc.databasesBeingDeleted.filter((d) => d.branchId === branch.id);
 }
 
 /** True while the role's last reset has an unfinished operation, under behaviour `revealAfterReset: "old"`. */

@@ -16,12 +16,22 @@ export interface Service {
   ops: OperationEngine;
   lifecycle: Lifecycle;
   behaviours: ServiceBehaviours;
+  /** Deleted databases whose delete operations may still run (behaviour `databaseOwnedUntil: "finished"`). */
+  databasesBeingDeleted: DeletedDatabase[];
+}
+
+/** A deleted database, as a role's delete still counts it until the operations of its delete finish. */
+export interface DeletedDatabase {
+  branchId: string;
+  name: string;
+  ownerName: string;
+  operationIds: string[];
 }
 
 /** The service over a store: its operations (each phase `operationDurationMs` of service time) and lifecycle. */
 export function createService(store: Store, behaviours: ServiceBehaviours, operationDurationMs = 1000): Service {
   const ops = new OperationEngine(store, operationDurationMs);
-  return { store, ops, lifecycle: new Lifecycle(store, ops), behaviours };
+  return { store, ops, lifecycle: new Lifecycle(store, ops), behaviours, databasesBeingDeleted: [] };
 }
 
 /**

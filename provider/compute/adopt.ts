@@ -149,6 +149,11 @@ export function adoptedReplaceWarning(id: string, olds: Props, news: Props, plan
   );
 }
 
+/** A replacement (by the diff) of an adopted compute that `adoptId` still names: adoption would refuse it. */
+export function refusesAdoptedReplace(id: string, olds: Props, news: Props, plan: ComputePlan): boolean {
+  return plan.replaces.length > 0 && olds.adoptId === id && news.adoptId === id;
+}
+
 function labelOf(id: string, props: Props): string {
   return props.resourceName ? `Compute "${String(props.resourceName)}" (${id})` : `Compute ${id}`;
 }

@@ -6,7 +6,7 @@
  *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
  *   attempt succeeded is provably ours and unused: it is deleted.
  * - Before anything is sent, computes on the branch named for this resource that nobody is known to manage (an
- *   interrupted `up` made them, `pulumi state delete` forgot them) are named to the user (owner.ts, strays).
+ *   interrupted `up` made them, `pulumi state delete` forgot them) refuse the create, naming them (owner.ts, strays).
  * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
  *   the attempt's mark.
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
@@ -14,7 +14,7 @@
  */
 import type { Endpoint } from "../../sdk";
 import { ApiEndpoint, toCreateBody, toOutputs } from "./outputs";
-import { attemptName, noteSent, warnOfStrays } from "./owner";
+import { attemptName, noteSent, refuseStrays } from "./owner";
 import { describeBranchConflict, poolerRefusal } from "./refusal";
 import { patchCompute } from "./update";
 import { errorKind, ResourceInitError } from "../shared/errors";
@@ -27,7 +27,7 @@ type Props = Record<string, unknown>;
 const CREATE_ATTEMPTS = 3;
 
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
-  await warnOfStrays(inputs);
+  await refuseStrays(inputs);
   const projectId = String(inputs.projectId);
   const sent: string[] = [];
   for (let attempt = 1; ; attempt++) {

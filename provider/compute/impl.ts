@@ -3,7 +3,7 @@
  * that resources already in state run the installed version of this code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete } from "./adopt";
+import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete, refusesAdoptedReplace } from "./adopt";
 import { createCompute } from "./create";
 import { COMPUTE } from "./declaration";
 import { createTarget, explainNotFound, updateTarget } from "./missing";
@@ -61,13 +61,18 @@ function deprecationWarnings(news: Props): string[] {
 
 /**
  * Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop, and when
- * a replaced compute is an adopted one (Delete leaves it).
+ * a replaced compute is an adopted one (Delete leaves it). A replacement that would adopt the same compute again is
+ * refused here, at preview: the old compute is deleted first (deleteBeforeReplace), so refusing it at the create
+ * would leave the resource pending replacement and the compute unmanaged after the next change.
  */
 export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   noteSeen(id, olds);
   const plan = planComputeChange(olds, news);
+  const fromProgram = checked.has(stableJson(news));
+  if (fromProgram && refusesAdoptedReplace(id, olds, news, plan))
+    throw new Error(adoptedReplaceWarning(id, olds, news, plan));
   const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
-  if (checked.has(stableJson(news))) for (const warning of warnings) if (warning) warn(warning);
+  if (fromProgram) for (const warning of warnings) if (warning) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
 }
 

@@ -5,13 +5,11 @@
  * Each create attempt sends a name no other attempt, resource, stack or person can send: `pulumi-<ownerTag>-<mark>`,
  * the mark being random and new for every attempt. A lost response is settled by finding that exact name on the
  * branch. A compute is never recognised by a mark shared by several attempts (the resource's tag alone, its sizes,
- * its creation time): `pulumi up --replace`, a `replacementTrigger` and a new parent all make the engine call
- * Create while the compute the state holds still exists, and that compute carries the same tag (api.md, "Ambiguous
- * writes": one you took from someone is a loss; an unused one you report is a nuisance).
+ * its creation time): a twin stack's compute and the one a replacement deletes carry the same tag (api.md,
+ * "Ambiguous writes": one you took from someone is a loss; an unused one you report is a nuisance).
  */
 import { randomBytes } from "crypto";
 import type { ApiEndpoint } from "./outputs";
-import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -34,20 +32,22 @@ export function carriesOwnerTag(compute: object, inputs: Props): boolean {
 }
 
 /*
- * Strays. Before a create, the computes on its branch named for this resource that nobody is known to manage are
- * named to the user. Every compute this provider makes is named `pulumi-<ownerTag>-<mark>` (above), `ownerTag` being
- * stable across runs (a hash of project, stack and resource name). Two paths left such a compute behind with no word naming it: an
+ * Strays. Every compute this provider makes is named `pulumi-<ownerTag>-<mark>` (above), `ownerTag` being stable
+ * across runs (a hash of project, stack and resource name). Two paths leave such a compute that no state holds: an
  * `up` whose CLI was killed while the create ran (two Ctrl-Cs: the engine keeps a pending create and the next `up`
- * creates again) and `pulumi state delete` of the resource (the next `up` creates again). Neither gives the provider
- * any old state, and the same holds for a compute it must never take: the one a `pulumi up --replace` or a move under
- * a new parent replaces (Check gets no old inputs, no Diff is asked), and the one of a twin stack (the same project
- * and stack names in another backend: test/plugin/stacks.test.ts). So the create lists the branch first and names, in
- * one warning, the computes carrying the tag that this process did not send, with the way to keep one (adoptId) or
- * delete them; then it creates (api.md, "Ambiguous writes": taking what may be another's is a loss).
+ * creates again) and `pulumi state delete` of the resource. Neither gives the provider any old state, and neither do
+ * the cases of a compute it must never take: one another stack of the same project and stack names holds (a twin:
+ * test/plugin/stacks.test.ts), or the old place's compute of a resource moved under a new parent without an alias.
+ * Taking one of those is a loss and making a second beside one is a duplicate nobody manages, so the create does
+ * neither: it lists the branch first and, when computes carry the tag that this process did not send, refuses,
+ * naming them and the way to keep one (adoptId), sending nothing (api.md, "Ambiguous writes").
  *
- * Where the state is known to hold the resource (Check got its old inputs: a replacement a diff decides, a new
- * `replacementTrigger`), one of the tagged computes is the one it replaces: when a Diff saw its id, the others are
- * named; otherwise nothing is listed. Docs: docs/faults.md, "Computes: names, lost responses and interruptions".
+ * A replacement does not meet its old compute: the Compute class gives the resource `deleteBeforeReplace`, so the
+ * engine deletes the old compute before it creates the new one, including for `pulumi up --replace`, whose Check gets
+ * no old inputs (pulumi/pulumi step_generator.go). Where the state is known to hold the resource (Check got its old
+ * inputs: a replacement a diff decides, a new `replacementTrigger`) and a program set `deleteBeforeReplace: false`,
+ * one of the tagged computes is the one it replaces: when a Diff saw its id, the others are refused; otherwise none.
+ * Docs: docs/faults.md, "Computes: names, lost responses and interruptions".
  */
 export const STRAYS_DOCS = "docs/faults.md#computes-names-lost-responses-and-interruptions";
 
@@ -70,10 +70,10 @@ export function noteSeen(id: string, olds: Props): void {
 export const noteSent = (name: string): void => void sentHere.add(name);
 
 /**
- * Names, before a create, the computes on its branch that carry this resource's name and that neither this process
- * sent nor the state is known to hold; the create then goes ahead. See the module's doc.
+ * Refuses a create, before anything is sent, when computes on its branch carry this resource's name and neither this
+ * process sent them nor the state is known to hold them. See the module's doc.
  */
-export async function warnOfStrays(inputs: Props): Promise<void> {
+export async function refuseStrays(inputs: Props): Promise<void> {
   if (typeof inputs.ownerTag !== "string") return;
   const state = held.get(inputs.ownerTag);
   if (state && state.id === undefined) return; // one of the tagged computes is the one it replaces
@@ -83,29 +83,24 @@ export async function warnOfStrays(inputs: Props): Promise<void> {
   )) as ApiEndpoint[];
   const tagged = computes.filter((c) => carriesOwnerTag(c, inputs) && !sentHere.has(String(c.name)));
   const strays = state ? tagged.filter((c) => c.id !== state.id) : tagged;
-  if (strays.length > 0) warn(straysMessage(inputs, strays, state !== undefined));
+  if (strays.length > 0) throw new Error(straysMessage(inputs, strays));
 }
 
-const labelOf = (inputs: Props) => `Compute "${String(inputs.resourceName ?? "")}"`;
-const listed = (computes: ApiEndpoint[]) => computes.map((c) => `${c.id} (${String(c.name)})`).join(", ");
-const them = (computes: ApiEndpoint[]) => (computes.length > 1 ? "them" : "it");
-
 /**
- * The warning naming them. Where the state is not known to hold the resource, one of them may be what another state
- * holds: the compute a `pulumi up --replace` or a new parent replaces, or a twin stack's (the same project and stack
- * names in another backend). The provider cannot tell those from a forgotten compute, so it never takes one (api.md,
- * "Ambiguous writes"): it names them, with adoptId first for the one that is this resource's.
+ * The refusal, one line: what is there, that nothing was sent, and what to do in each case the provider cannot tell
+ * apart: keep it (adoptId: it may be in use, clients may connect to its host) or delete it; an alias for a move; the
+ * default order for a replacement; another name beside a twin stack's.
  */
-function straysMessage(inputs: Props, strays: ApiEndpoint[], replacing: boolean): string {
+function straysMessage(inputs: Props, strays: ApiEndpoint[]): string {
+  const [first] = strays;
+  const listed = strays.map((c) => `${c.id} (${String(c.name)})`).join(", ");
   const are = strays.length > 1 ? "are" : "is";
-  const unless = replacing
-    ? ""
-    : ` (unless this is a pulumi up --replace or a move under a new parent, which then deletes the old one, or ` +
-      `another stack of the same project and stack names holds ${them(strays)})`;
   return (
-    `${labelOf(inputs)} makes a new compute on branch ${String(inputs.branchId)}, where ${listed(strays)} ${are} ` +
-    `named for this resource and not managed by it${unless}: left by an interrupted pulumi up or forgotten by ` +
-    `pulumi state delete. If nothing uses ${them(strays)}, delete ${them(strays)} in the Neon console; if something ` +
-    `does, take ${them(strays)} under management with adoptId (resources.md, Compute); see ${STRAYS_DOCS}`
+    `Compute "${String(inputs.resourceName ?? "")}" was not created: on branch ${String(inputs.branchId)}, ${listed} ` +
+    `${are} named for this resource and no state is known to hold ${strays.length > 1 ? "them" : "it"}. If an ` +
+    `interrupted pulumi up made it or pulumi state delete forgot it, keep it with adoptId: "${first.id}" (or delete ` +
+    `it if nothing uses it) and run pulumi up again; if you moved this resource under a new parent, give it an alias ` +
+    `to its old place; if this is a replacement, remove deleteBeforeReplace: false; if another stack with the same ` +
+    `project and stack names holds it, it is not yours: rename this resource. See ${STRAYS_DOCS}`
   );
 }

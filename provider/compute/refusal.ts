@@ -131,8 +131,8 @@ function moveRefused(id: string, branchId: string, why: string): string {
 
 const MOVE_BY_REPLACEMENT =
   "Moving a compute with an update (branch_id) is deprecated by Neon; replace it instead: pulumi up --replace <its " +
-  "URN> makes a new compute on the new branch, then deletes this one (no deleteBeforeReplace needed: the new branch " +
-  "has no primary); the option replacementTrigger set to the branchId makes later branch changes replacements";
+  "URN> deletes this one, then makes a new compute on the new branch; the option replacementTrigger set to the " +
+  "branchId makes later branch changes replacements";
 
 /** What was being done when a branch's one primary was in the way. */
 export type BranchConflictCause = { movingId: string } | { creating: Record<string, unknown> };
@@ -179,27 +179,18 @@ function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): st
 }
 
 /**
- * The branch's primary carries this resource's tag. The provider cannot see the resource's options, so the advice
- * holds whether or not it already has deleteBeforeReplace (an interrupted `up --replace` of one that has it leaves
- * the compute of the interrupted attempt on the branch: adding the option again would change nothing). Nor can it
- * see the URN: a resource moved under a new parent keeps its tag (project, stack, name), and there the option does
- * nothing (the real engine creates the new URN, then deletes the old one: test/cli/scenarios-replace-parent.test.ts),
- * so the advice for that case is an alias.
+ * The branch's primary carries this resource's tag, and the create still went ahead: the state holds the resource
+ * (Check got its old inputs), and either it is the compute this replacement replaces, the program having turned off
+ * the Compute class's `deleteBeforeReplace`, or an interrupted replacement made it after deleting the old one (the
+ * state then keeps the resource pending replacement). Computes named for the resource that no state is known to hold
+ * refuse the create before it is sent (owner.ts).
  */
 function taggedRemedy(id: string): string {
   return (
-    `${id} carries this resource's tag (its project, stack and resource names). If this is a replacement (pulumi up ` +
-    `--replace, a replacementTrigger: Pulumi creates the new compute before deleting the old one) and ` +
-    `the resource does not have the option deleteBeforeReplace: true, ${id} is most likely the compute it replaces: ` +
-    `give the resource that option. If the resource was moved under a new parent without an alias, Pulumi sees a new ` +
-    `resource, creates it before deleting the old one whatever the options (deleteBeforeReplace does not apply), and ` +
-    `${id} is the compute of its old place: give the resource an alias to that place (aliases: [{ parent: <the old ` +
-    `parent> }], or pulumi.rootStackResource if it had none) and the compute stays as it is. Otherwise (it has the ` +
-    `option, or this is no replacement), no state holds ${id}: an interrupted pulumi up made it (Pulumi then warned ` +
-    `of a pending create) or pulumi state delete forgot it, and it may be in use: adopt it (set adoptId: "${id}", run ` +
-    `pulumi up, then remove adoptId), or, if nothing uses it, delete it and run pulumi up again. If neither fits, it ` +
-    `may be the primary of another stack with the same project and stack names (another backend or organization): ` +
-    `it is not yours, so use another branch`
+    `${id} carries this resource's tag (its project, stack and resource names). If the resource sets ` +
+    `deleteBeforeReplace: false, ${id} is the compute this replacement replaces: remove that option (a branch holds ` +
+    `one primary, so the old one must go first). Otherwise an interrupted pulumi up made it: keep it with adoptId: ` +
+    `"${id}" (it may be in use), or delete it if nothing uses it, and run pulumi up again`
   );
 }
 

@@ -170,10 +170,20 @@ export class Compute extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...everyOutput(COMPUTE_OUTPUTS), ...args, resourceName: name, ownerTag: ownerTagOf(name) };
-    super(computeProvider, name, props, opts, "neon", "Compute");
+    super(computeProvider, name, props, deletingFirst(opts), "neon", "Compute");
     // The id, known in the preview of an update, where an output that is no input is not (see Branch's branchId).
     (this as { endpointId: pulumi.Output<string> }).endpointId = this.id;
   }
+}
+
+/**
+ * The resource's options with `deleteBeforeReplace` on unless the program sets it: a replacement deletes the old
+ * compute before it creates the new one, because a create refuses computes named for the resource that it cannot
+ * tell from a forgotten one (owner.ts, strays), and `pulumi up --replace` tells it nothing of the old one. A replaced
+ * compute gets a new host anyway, so its clients reconnect either way.
+ */
+function deletingFirst(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+  return { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
 }
 
 /** Compiles only while the declaration's outputs are exactly the Outputs the Compute class declares. */

@@ -242,13 +242,13 @@ describe("LocalStack on the model and on the real CLI: the same program, the sam
     expect(compared[0].allSteps.steps).toContain("default: update");
   });
 
-  it("--replace by name: the replica is created anew, then the old one deleted", async () => {
+  it("--replace by name: the old replica is deleted, then created anew (the Compute class's deleteBeforeReplace)", async () => {
     const compared = await both("replace", (s) => s.stack.up({ replace: ["replica"] }));
     expectSame(compared);
     expect(compared[0].view.steps.filter((step) => step.startsWith("replica"))).toEqual([
-      "replica: create-replacement keys id",
-      "replica: replace keys id",
       "replica: delete-replaced",
+      "replica: replace keys id",
+      "replica: create-replacement keys id",
     ]);
   });
 

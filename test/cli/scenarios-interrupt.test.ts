@@ -17,10 +17,11 @@
  *   neither warn nor clear it; `pulumi refresh --clear-pending-creates` clears it. `pulumi refresh
  *   --import-pending-creates <urn> <id>` (the interactive refresh's "import") drops it too, importing nothing: no
  *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
- * - The provider never takes the interrupted attempt's compute (README, "Names and lost responses"): it stays on the
- *   service, named `pulumi-<ownerTag>-<8 hex>`, beside the one the state holds; nothing is deleted or duplicated
- *   besides it. The next `up`'s create names it in a warning (provider/compute/owner.ts), as after two Ctrl-Cs and
- *   after `pulumi state delete` of the compute.
+ * - The provider never takes the interrupted attempt's compute, nor makes a second beside it (docs/faults.md,
+ *   "Computes: names, lost responses and interruptions"): the next `up`'s create is refused before anything is sent,
+ *   naming it (`pulumi-<ownerTag>-<8 hex>`) with the ways on (provider/compute/owner.ts), as after two Ctrl-Cs and
+ *   after `pulumi state delete` of the compute. `adoptId` (here from the stack's config) keeps it; deleting it lets the
+ *   next `up` create one.
  */
 import { ChildProcess } from "child_process";
 import * as path from "path";
@@ -63,6 +64,7 @@ const newProgramDir = () =>
       `  projectId: config.require("projectId"),`,
       `  branchId: config.require("branchId"),`,
       `  type: "read_only",`,
+      `  adoptId: config.get("adoptId"),`,
       `});`,
       `exports.id = replica.id;`,
     ],
@@ -170,16 +172,37 @@ async function killedUp(dir: ProgramDir, branch: string): Promise<{ id: string; 
   return stray;
 }
 
-/** Destroy deletes the compute the state holds (`held`), and nothing else; `stray` stays, and is deleted here. */
-async function destroyLeavingStray(dir: ProgramDir, branch: string, held: unknown, stray: { id: string }) {
+/** Destroy deletes the compute the state holds (`held`), and the branch is left empty. */
+async function destroyHeld(dir: ProgramDir, branch: string, held: unknown) {
   const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
   expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${String(held)}`]);
-  expect(await computesOn(branch)).toEqual([stray]);
-  await api.endpoints.delete(emulator.projectId, stray.id);
+  expect(await computesOn(branch)).toEqual([]);
+}
+
+/** An `up` refused before anything was sent, naming `stray` and the way to keep it. */
+async function expectRefusedNaming(dir: ProgramDir, stray: { id: string; name?: string | null }): Promise<Run> {
+  const refused = await dir.run(["up", "--yes", "--non-interactive"]);
+  expect(refused.code).not.toBe(0);
+  const said = refused.stdout + refused.stderr;
+  expect(said).toContain(`${stray.id} (${String(stray.name)}) is named for this resource and no state is known`);
+  expect(said).toContain(`keep it with adoptId: "${stray.id}"`);
+  expect(writes(refused.requests)).toEqual([]);
+  return refused;
+}
+
+/** The advice followed: `adoptId` set (in the config), an up that takes the compute (no write), then removed. */
+async function adoptThroughConfig(dir: ProgramDir, id: string): Promise<void> {
+  await dir.ok(["config", "set", "adoptId", id]);
+  const adopted = await dir.ok(["up", "--yes", "--non-interactive"]);
+  expect(writes(adopted.requests)).toEqual([]);
+  expect(dir.checkpoint().resources?.find((r) => r.urn === URN)?.id).toBe(id);
+  await dir.ok(["config", "rm", "adoptId"]);
+  const released = await dir.ok(["up", "--yes", "--non-interactive"]);
+  expect(writes(released.requests)).toEqual([]);
 }
 
 describe("an up killed after the service created a replica, before the CLI recorded it", () => {
-  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, creates again, and the stray stays", async () => {
+  it("the real CLI: locked until `pulumi cancel`; then warns of the pending create on every up, and the create is refused naming the stray until adoptId keeps it", async () => {
     const branch = emulator.branches.staging;
     const dir = newProgramDir();
     try {
@@ -196,17 +219,14 @@ describe("an up killed after the service created a replica, before the CLI recor
       const cancel = await dir.ok(["cancel", "--yes", "--non-interactive"]);
       expect(cancel.stdout).toContain("The currently running update for 'dev' has been canceled!");
 
-      // Then: the engine warns of the pending create and creates again; the provider makes a new compute (one
-      // POST), takes nothing and deletes nothing.
-      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      // Then: the engine warns of the pending create and creates again; the provider refuses, naming the compute
+      // the killed attempt made, and sends nothing. The advice followed (adoptId) keeps that compute.
+      const next = await expectRefusedNaming(dir, stray);
       for (const line of PENDING_WARNING) expect(next.stdout).toContain(line);
-      expect(next.stdout).toContain("+ 1 created");
-      expect(next.stdout).toContain(`${stray.id} (${stray.name}) is named for this resource and not managed by it`);
-      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      await adoptThroughConfig(dir, stray.id);
       const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect(held).toMatch(/^ep-/);
-      expect(held).not.toBe(stray.id);
-      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+      expect(held).toBe(stray.id);
+      expect(await computesOn(branch)).toEqual([stray]);
       // The pending create is carried forward ("these must require user intervention").
       expect(dir.checkpoint().pending_operations?.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
 
@@ -227,8 +247,8 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(clean.requests).toEqual([]);
       await expectNoChange(dir);
 
-      // Destroy deletes the compute the state holds; the stray stays for the user to delete.
-      await destroyLeavingStray(dir, branch, held, stray);
+      // Destroy deletes the compute the state holds, the adopted one; nothing is left.
+      await destroyHeld(dir, branch, held);
     } finally {
       await dir.dispose();
     }
@@ -259,25 +279,23 @@ describe("an up killed after the service created a replica, before the CLI recor
       expect(dir.checkpoint().pending_operations ?? []).toEqual([]);
       expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
 
-      // So the next up (no pending-create warning now) creates a compute again, naming the stray in the provider's
-      // warning (delete it, or adoptId), and the stray stays beside it.
-      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
+      // So the next up (no pending-create warning now) creates again: refused, naming the stray. The other way the
+      // advice gives: delete it (nothing uses it), and the next up creates the compute.
+      const next = await expectRefusedNaming(dir, stray);
       expect(next.stdout).not.toContain("pending operations");
-      expect(next.stdout).toContain(`${stray.id} (${stray.name}) is named for this resource and not managed by it`);
-      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
-      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
-      await expectNoChange(dir);
-
-      const destroyed = await dir.ok(["destroy", "--yes", "--non-interactive"]);
-      expect(writes(destroyed.requests)).toEqual([`DELETE /projects/${emulator.projectId}/endpoints/${held}`]);
       await api.endpoints.delete(emulator.projectId, stray.id);
+      const created = await dir.ok(["up", "--yes", "--non-interactive"]);
+      expect(writes(created.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
+      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
+      expect((await computesOn(branch)).map((c) => c.id)).toEqual([held]);
+      await expectNoChange(dir);
+      await destroyHeld(dir, branch, held);
     } finally {
       await dir.dispose();
     }
   });
 
-  it("the model (LocalStack.interrupt()): no lock, the next up warns and creates again, the stray stays; the pending create cannot be cleared", async () => {
+  it("the model (LocalStack.interrupt()): no lock, the next up warns and is refused naming the stray; deleted, the next creates; the pending create cannot be cleared", async () => {
     const branch = emulator.branches.dev;
     const stack = new LocalStack({
       engine: "model",
@@ -299,12 +317,15 @@ describe("an up killed after the service created a replica, before the CLI recor
     expect(stack.state.pendingOperations.map((op) => [op.type, op.resource.urn])).toEqual([["creating", URN]]);
     const [stray] = await computesOn(branch);
 
+    const refused = await stack.up();
+    expect(refused.warnings.join("\n")).toContain(`${URN}, interrupted while creating`);
+    expect(refused.error?.message).toContain(`${stray.id} (${String(stray.name)}) is named for this resource`);
+    expect(writes(refused.requests as Run["requests"])).toEqual([]);
+    await api.endpoints.delete(emulator.projectId, stray.id);
     const next = ok(await stack.up());
-    expect(next.warnings.join("\n")).toContain(`${URN}, interrupted while creating`);
     expect(writes(next.requests as Run["requests"])).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
     const held = String(stack.outputs({ showSecrets: true }).id);
-    expect(held).not.toBe(stray.id);
-    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, held].sort());
+    expect((await computesOn(branch)).map((c) => c.id)).toEqual([held]);
     expect(stack.state.pendingOperations).toHaveLength(1);
 
     const preview = ok(await stack.preview());
@@ -322,8 +343,7 @@ describe("an up killed after the service created a replica, before the CLI recor
     expect(writes(destroyed.requests as Run["requests"])).toEqual([
       `DELETE /projects/${emulator.projectId}/endpoints/${held}`,
     ]);
-    expect(await computesOn(branch)).toEqual([stray]);
-    await api.endpoints.delete(emulator.projectId, stray.id);
+    expect(await computesOn(branch)).toEqual([]);
   });
 });
 
@@ -342,7 +362,7 @@ function ctrlC(child: ChildProcess): void {
 }
 
 describe("computes named for the resource that no state holds, through the real CLI", () => {
-  it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: the compute the interrupted create made is named", async () => {
+  it("two Ctrl-Cs (SIGINT twice) during an up with a create in flight, then up: refused naming the compute the interrupted create made; adoptId keeps it", async () => {
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "sigint-twice" } })).branch.id;
     const dir = newProgramDir();
     try {
@@ -364,19 +384,16 @@ describe("computes named for the resource that no state holds, through the real 
       expect(others).toEqual([]);
 
       await dir.run(["cancel", "--yes", "--non-interactive"]); // the interrupted run's lock, where it left one
-      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
-      expect(next.stdout).toContain(`${made.id} (${made.name}) is named for this resource and not managed by it`);
-      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
-      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([made.id, held].sort());
-
-      await destroyLeavingStray(dir, branch, held, made);
+      await expectRefusedNaming(dir, made);
+      await adoptThroughConfig(dir, made.id);
+      expect(await computesOn(branch)).toEqual([made]);
+      await destroyHeld(dir, branch, made.id);
     } finally {
       await dir.dispose();
     }
   });
 
-  it("`pulumi state delete <urn of a replica>`, then up: the user is told of the forgotten compute, which is never taken", async () => {
+  it("`pulumi state delete <urn of a replica>`, then up: refused naming the forgotten compute, which is never taken; adoptId keeps it", async () => {
     const branch = (await api.branches.create(emulator.projectId, { branch: { name: "state-delete" } })).branch.id;
     const dir = newProgramDir();
     try {
@@ -387,13 +404,10 @@ describe("computes named for the resource that no state holds, through the real 
       await dir.ok(["state", "delete", URN, "--yes", "--non-interactive"]);
       expect((dir.checkpoint().resources ?? []).filter((r) => r.urn === URN)).toEqual([]);
 
-      const next = await dir.ok(["up", "--yes", "--non-interactive"]);
-      expect(next.stdout).toContain(`${made.id} (${made.name}) is named for this resource and not managed by it`);
-      expect(writes(next.requests)).toEqual([`POST /projects/${emulator.projectId}/endpoints`]);
-      const held = dir.checkpoint().resources?.find((r) => r.urn === URN)?.id;
-      expect(held).not.toBe(made.id);
-
-      await destroyLeavingStray(dir, branch, held, made);
+      await expectRefusedNaming(dir, made);
+      await adoptThroughConfig(dir, made.id);
+      expect(await computesOn(branch)).toEqual([made]);
+      await destroyHeld(dir, branch, made.id);
     } finally {
       await dir.dispose();
     }

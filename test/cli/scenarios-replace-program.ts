@@ -101,8 +101,8 @@ export function expectConflictNamed(message: string | undefined, branch: string,
 
 /**
  * A refused create of a second primary: its POST (409), the read naming the primary; nothing deleted or lost. A create
- * whose Check got no old inputs (`--replace`, a new URN) lists the branch first, naming computes named for the
- * resource (provider/compute/owner.ts): `listedFirst`.
+ * whose Check got no old inputs (`--replace`, a new URN) lists the branch first (provider/compute/owner.ts):
+ * `listedFirst`.
  */
 export async function expectNothingLost(
   world: CliWorld,
@@ -114,6 +114,25 @@ export async function expectNothingLost(
 ): Promise<void> {
   const list = `GET /projects/${world.projectId}/branches/${branch}/endpoints 200`;
   expect(calls(up)).toEqual([...(listedFirst ? [list] : []), `POST ${endpointsOf(world)} 409`, list]);
+  expect(await computesOn(world, branch)).toEqual([old]);
+  expect(await stateIds(stack, "db")).toEqual([old]);
+}
+
+/**
+ * A create refused before anything was sent: the branch was listed, a compute named for the resource that no state is
+ * known to hold was found (provider/compute/owner.ts), and the message names `old`; nothing deleted or lost.
+ */
+export async function expectRefusedBeforeSending(
+  world: CliWorld,
+  stack: AnyStack,
+  up: Parameters<typeof calls>[0] & { error?: Error },
+  old: string,
+  branch: string,
+  fix: string,
+): Promise<void> {
+  expect(up.error?.message).toContain(`was not created: on branch ${branch}, ${old} (pulumi-`);
+  expect(up.error?.message).toContain(fix);
+  expect(calls(up)).toEqual([`GET /projects/${world.projectId}/branches/${branch}/endpoints 200`]);
   expect(await computesOn(world, branch)).toEqual([old]);
   expect(await stateIds(stack, "db")).toEqual([old]);
 }

@@ -38,8 +38,8 @@ describe.each<BranchMove>(["refused", "ignored"])("a service that has %s branch_
     const newId = String(outputs(stack).id);
     expect(newId).not.toBe(id);
     expect(writes(replaced)).toEqual([
-      `POST /projects/${world.projectId}/endpoints`,
       `DELETE /projects/${world.projectId}/endpoints/${id}`,
+      `POST /projects/${world.projectId}/endpoints`,
     ]);
     expect(await computesOn(world.branches.staging)).toEqual([newId]);
     expect(await computesOn(world.branches.dev)).toEqual([]);

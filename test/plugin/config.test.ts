@@ -65,7 +65,7 @@ describe("credentials", () => {
     });
     const up = ok(await stack.up());
     // The create reached the emulator named by NEON_API_HOST with the key of NEON_API_KEY (its list of the branch's
-    // computes goes first: a compute named for this resource and not managed by it is named in a warning).
+    // computes goes first: a compute named for this resource that no state is known to hold refuses the create).
     expect(requests(up).find((r) => r.method === "POST")).toMatchObject({
       path: `/projects/${world.projectId}/endpoints`,
       status: 201,

@@ -1,10 +1,9 @@
 /**
  * A `pulumi up` interrupted (CLI and plugin killed) after the service created a compute, before Pulumi recorded it:
  * the state keeps a pending create, and the next `up` warns of it and creates again. The compute the interrupted
- * attempt made cannot be proven to be that attempt's (a twin stack's, or the one a `--replace` replaces, looks the
- * same), so it is never taken: a replica's next up names it in a warning (provider/compute/owner.ts) and makes a new
- * one; a primary's next up fails on the branch's one primary, naming it and offering adoptId first (it may be in
- * use). Nothing held is lost.
+ * attempt made cannot be proven to be that attempt's (a twin stack's looks the same), so it is never taken, and no
+ * second compute is made beside it: the next `up` is refused before anything is sent, naming it with the ways to keep
+ * it (adoptId) or delete it (provider/compute/owner.ts), for a replica and a primary alike. Nothing held is lost.
  */
 import { Compute } from "../../provider";
 import { LocalStack } from "../../testing";
@@ -33,10 +32,21 @@ const computesOn = async (branch: string) => world.api.endpoints.listForBranch(w
 describe("an up interrupted after the service created the compute", () => {
   afterEach(() => world.emulator.requests.splice(0));
 
-  it("a replica: the next up warns of the pending create and makes a new compute; the stray is named, not taken", async () => {
+  /** The next up's refusal, naming `stray` and the ways on; nothing sent but reads. */
+  function expectRefusalNaming(up: Awaited<ReturnType<LocalStack["up"]>>, stray: { id: string; name?: string | null }) {
+    expect(up.warnings.join("\n")).toContain("interrupted while creating");
+    const message = up.error?.message ?? "";
+    expect(message).toContain(`was not created: on branch `);
+    expect(message).toContain(`${stray.id} (${String(stray.name)}) is named for this resource and no state is known`);
+    expect(message).toContain(`keep it with adoptId: "${stray.id}" (or delete it if nothing uses it)`);
+    expect(requests(up).filter((r) => r.method !== "GET")).toEqual([]);
+  }
+
+  it("a replica: the next up is refused naming the compute, sends nothing; adoptId keeps it and converges", async () => {
     const branch = world.branches.staging;
+    const declared: { adoptId?: string } = {};
     const stack = world.stack(() => ({
-      id: new Compute("replica", { projectId: world.projectId, branchId: branch, type: "read_only" }).id,
+      id: new Compute("replica", { projectId: world.projectId, branchId: branch, type: "read_only", ...declared }).id,
     }));
     const interrupted = await interruptedAfterCreate(stack);
     expect(interrupted.interrupted).toBe(true);
@@ -45,32 +55,25 @@ describe("an up interrupted after the service created the compute", () => {
     const [stray] = await computesOn(branch);
     expect(stray.name).toMatch(new RegExp(`^pulumi-${String(pending.resource.inputs.ownerTag)}-[0-9a-f]{8}$`));
 
-    const next = ok(await stack.up());
-    expect(next.warnings.join("\n")).toContain("interrupted while creating");
-    expect(next.warnings.join("\n")).toContain(
-      `Compute "replica" makes a new compute on branch ${branch}, where ${stray.id} (${stray.name}) is named for ` +
-        `this resource and not managed by it`,
-    );
-    const id = String(outputs(stack).id);
-    expect(id).not.toBe(stray.id);
-    expect((await computesOn(branch)).map((c) => c.id).sort()).toEqual([stray.id, id].sort());
-    expect(requests(next).filter((r) => r.method === "DELETE")).toEqual([]);
+    expectRefusalNaming(await stack.up(), stray);
+    expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
+
+    declared.adoptId = stray.id;
+    ok(await stack.up());
+    expect(outputs(stack).id).toBe(stray.id);
+    delete declared.adoptId;
+    const quiet = ok(await stack.up());
+    expect(requests(quiet).filter((r) => r.method !== "GET")).toEqual([]);
     ok(await stack.destroy());
-    await world.api.endpoints.delete(world.projectId, stray.id);
+    expect(await computesOn(branch)).toEqual([]);
   });
 
-  it("a primary: the next up fails on the branch's primary, naming it and offering adoptId first; then converges", async () => {
+  it("a primary: the next up is refused the same way; deleting the compute it names converges", async () => {
     const branch = world.branches.dev;
     const stack = world.stack(() => ({ id: new Compute("db", { projectId: world.projectId, branchId: branch }).id }));
     await interruptedAfterCreate(stack);
     const [stray] = await computesOn(branch);
-    const next = await stack.up();
-    expect(next.error?.message).toContain(`its primary (read_write) compute is ${stray.id}`);
-    expect(next.error?.message).toContain("carries this resource's tag");
-    expect(next.error?.message).toContain(
-      `no state holds ${stray.id}: an interrupted pulumi up made it (Pulumi then warned of a pending create) or ` +
-        `pulumi state delete forgot it, and it may be in use: adopt it (set adoptId: "${stray.id}"`,
-    );
+    expectRefusalNaming(await stack.up(), stray);
     expect((await computesOn(branch)).map((c) => c.id)).toEqual([stray.id]);
     await world.api.endpoints.delete(world.projectId, stray.id);
     ok(await stack.up());
@@ -79,28 +82,19 @@ describe("an up interrupted after the service created the compute", () => {
     ok(await stack.destroy());
   });
 
-  it("a primary that has deleteBeforeReplace, its up --replace interrupted: the advice does not stop at adding the option", async () => {
+  it("a primary's up --replace interrupted (deleteBeforeReplace is the default): the next up names the new compute", async () => {
     const branch = world.branches.main;
-    const stack = world.stack(() => ({
-      id: new Compute("db", { projectId: world.projectId, branchId: branch }, { deleteBeforeReplace: true }).id,
-    }));
+    const stack = world.stack(() => ({ id: new Compute("db", { projectId: world.projectId, branchId: branch }).id }));
     const [fixturePrimary] = await computesOn(branch);
     await world.api.endpoints.delete(world.projectId, fixturePrimary.id);
     ok(await stack.up({ skipPreview: true }));
+    const old = String(outputs(stack).id);
     world.emulator.requests.splice(0);
     const running = stack.up({ replace: ["db"], skipPreview: true });
     await interruptedAfterCreate(stack, running);
     const [stray] = await computesOn(branch);
-    const next = await stack.up();
-    const message = next.error?.message ?? "";
-    expect(message).toContain(`its primary (read_write) compute is ${stray.id}`);
-    expect(message).not.toMatch(/replaced from \([^)]*\), so give this resource the option deleteBeforeReplace/);
-    expect(message).toContain("and the resource does not have the option deleteBeforeReplace: true");
-    expect(message).toContain(
-      `Otherwise (it has the option, or this is no replacement), no state holds ${stray.id}: an interrupted pulumi ` +
-        `up made it (Pulumi then warned of a pending create) or pulumi state delete forgot it, and it may be in use: ` +
-        `adopt it (set adoptId: "${stray.id}"`,
-    );
+    expect(stray.id).not.toBe(old);
+    expectRefusalNaming(await stack.up(), stray);
     await world.api.endpoints.delete(world.projectId, stray.id);
     ok(await stack.up());
     ok(await stack.destroy());

@@ -1,8 +1,9 @@
 /**
- * A compute the state no longer holds (`pulumi state delete`, a state started over): the next `up` must not make a
- * second compute beside it without a word. The model has no `pulumi state delete`; a new stack of the same project
- * and stack names is the same thing to the provider (the state holds nothing, the compute carries the resource's
- * name), and that is why it is never taken: it may be such a twin stack's (stacks.test.ts).
+ * A compute the state no longer holds (`pulumi state delete`, a state started over): the next `up` must neither make a
+ * second compute beside it nor take it, since it may be a twin stack's (the same project and stack names in another
+ * backend: stacks.test.ts). It is refused before anything is sent, naming the compute and the ways on (adoptId first).
+ * The model has no `pulumi state delete`; a new stack of the same project and stack names is the same thing to the
+ * provider (the state holds nothing, the compute carries the resource's name).
  * test/cli/scenarios-interrupt.test.ts runs `pulumi state delete` itself on the real CLI.
  */
 import { Compute, ComputeArgs } from "../../provider";
@@ -26,25 +27,31 @@ function stackOf(branch: string, args: Partial<ComputeArgs>) {
 }
 
 describe("a compute the state forgot", () => {
-  it("a replica: the next up's create names it before making its own (it may be a twin stack's: never taken)", async () => {
+  it("a replica: the next up is refused naming it, sending nothing (it may be a twin stack's: never taken); adoptId keeps it", async () => {
     const branch = world.branches.staging;
     const first = stackOf(branch, { type: "read_only" });
     ok(await first.stack.up({ skipPreview: true }));
     const [forgotten] = await computesOn(branch);
 
     const again = stackOf(branch, { type: "read_only" });
-    const up = ok(await again.stack.up());
-    expect(writes(up)).toEqual([`POST /projects/${world.projectId}/endpoints`]);
-    const made = String(outputs(again.stack).id);
-    expect(made).not.toBe(forgotten.id);
-    expect(up.warnings.join("\n")).toContain(
-      `Compute "replica" makes a new compute on branch ${branch}, where ${forgotten.id} (${forgotten.name}) is ` +
-        `named for this resource and not managed by it`,
+    const refused = await again.stack.up();
+    expect(writes(refused)).toEqual([]);
+    expect(refused.error?.message).toContain(
+      `Compute "replica" was not created: on branch ${branch}, ${forgotten.id} (${forgotten.name}) is named for ` +
+        `this resource and no state is known to hold it. If an interrupted pulumi up made it or pulumi state delete ` +
+        `forgot it, keep it with adoptId: "${forgotten.id}"`,
     );
-    ok(await again.stack.destroy());
+    expect(refused.error?.message).toContain("it is not yours: rename this resource");
     expect(await computesOn(branch)).toEqual([forgotten]);
-    ok(await first.stack.destroy());
+
+    again.declared.args = { type: "read_only", adoptId: forgotten.id };
+    ok(await again.stack.up());
+    expect(outputs(again.stack).id).toBe(forgotten.id);
+    again.declared.args = { type: "read_only" };
+    expect(writes(ok(await again.stack.up()))).toEqual([]);
+    ok(await again.stack.destroy());
     expect(await computesOn(branch)).toEqual([]);
+    ok(await first.stack.destroy());
   });
 
   it("a primary with its own name, met by the branch's 409: the advice offers adoptId before anything else", async () => {

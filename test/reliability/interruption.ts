@@ -7,13 +7,10 @@
  *   update pending; the next `up` warns of it, sends the change again and converges; nothing is duplicated.
  * - Killed mid-create: the engine never got the id; the state keeps the pending `creating` operation, whose inputs
  *   hold the resource's ownerTag, and every later `up` warns of it. The compute the killed attempt made cannot be
- *   proven to be that attempt's (a compute the state holds during `pulumi up --replace` carries the same tag), so
- *   it is never adopted, deleted or changed:
- *   - a replica: the next `up` makes a second compute and converges; the first is the only extra compute, named
- *     `pulumi-<ownerTag>-<8 hex>`, and the audit counts it as a reported stray, not an orphan;
- *   - a primary: the branch holds one, so the next `up` fails with a 409 the provider explains (the compute carries
- *     this resource's tag, an interrupted `up` made it, adopt or delete it); the user deletes the compute the message names, and the next `up`
- *     converges.
+ *   proven to be that attempt's (a twin stack's carries the same tag), so it is never adopted, deleted or changed,
+ *   and no second compute is made beside it: the next `up` is refused before anything is sent, naming it (it carries
+ *   this resource's name, an interrupted `up` made it, keep it with adoptId or delete it), for a replica and a
+ *   primary alike; the user deletes the compute the message names, and the next `up` converges.
  */
 import { RequestLogEntry } from "../../emulator";
 import { auditWorld, failuresOf } from "./audit";
@@ -102,9 +99,7 @@ export async function runInterruption(c: InterruptCase, tag: string): Promise<st
     if (JSON.stringify(pending) !== JSON.stringify([want]))
       problems.push(`pending operations after the kill: [${pending}], expected [${want}]`);
     if (!creating) problems.push(...(await afterKilledUpdate(rig, world(c.after), urn, tag)));
-    else if (after.type === "read_only")
-      problems.push(...(await afterKilledReplicaCreate(rig, world(c.after), urn, tag)));
-    else problems.push(...(await afterKilledPrimaryCreate(rig, world(c.after), urn, tag)));
+    else problems.push(...(await afterKilledCreate(rig, world(c.after), urn, tag)));
     return problems;
   } finally {
     await rig.stop();
@@ -139,34 +134,22 @@ async function strayOfPendingCreate(rig: Rig, problems: string[]): Promise<{ id:
   return found[0];
 }
 
-/** A replica: the next `up` makes a second compute; the stray stays, untouched, and is a reported stray. */
-async function afterKilledReplicaCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {
-  const problems: string[] = [];
-  const stray = await strayOfPendingCreate(rig, problems);
-  const next = await rig.up(programOf(declared, rig.projects));
-  problems.push(...upProblems("the next up", next), ...warnedOf(next, urn, "creating"));
-  problems.push(...untouched(next, stray.id));
-  const held = rig.stack.state.resources.find((r) => r.urn === urn)?.id;
-  if (!held || held === stray.id) problems.push(`the replica in state is ${held}, not a new compute`);
-  problems.push(...(await convergedProblems(rig, declared, tag, [stray.id])));
-  const left = (await strays(rig)).map((c) => c.id);
-  if (JSON.stringify(left) !== JSON.stringify([stray.id]))
-    problems.push(`extra computes [${left}], expected [${stray.id}]`);
-  return problems;
-}
-
-/** A primary: the next `up` fails with the explained 409 naming the stray; once the user deletes it, it converges. */
-async function afterKilledPrimaryCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {
+/**
+ * The next `up` is refused before anything is sent, naming the stray and the ways to keep or delete it (owner.ts);
+ * once the user deletes it, as the message says they may, the next `up` converges with no stray left.
+ */
+async function afterKilledCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {
   const problems: string[] = [];
   const stray = await strayOfPendingCreate(rig, problems);
   const next = await rig.up(programOf(declared, rig.projects));
   problems.push(...warnedOf(next, urn, "creating"), ...untouched(next, stray.id));
+  if (writesOf(next).length > 0) problems.push(`the refused up sent [${writesOf(next)}]`);
   const message = next.errors[0]?.message ?? "";
-  for (const says of ["carries this resource's tag", "an interrupted pulumi up made it", "adopt it", "delete it"])
-    if (!message.includes(says)) problems.push(`the failed up does not say "${says}": ${message || "no error"}`);
-  const named = /its primary \(read_write\) compute is (ep-[a-z0-9-]+)/.exec(message)?.[1];
+  const says = ["was not created", "named for this resource", "an interrupted pulumi up made it", "delete it"];
+  for (const words of [...says, `adoptId: "${stray.id}"`])
+    if (!message.includes(words)) problems.push(`the failed up does not say "${words}": ${message || "no error"}`);
+  const named = /on branch \S+, (ep-[a-z0-9-]+) \(/.exec(message)?.[1];
   if (named !== stray.id) problems.push(`the message names ${named}, the stray is ${stray.id}`);
-  // What the message tells the user to do: delete the compute it names, then run pulumi up again.
   await rig.api().endpoints.delete(rig.projects[0].id, named ?? stray.id);
   const after = await rig.up(programOf(declared, rig.projects));
   problems.push(...upProblems("the up after deleting the stray", after));
