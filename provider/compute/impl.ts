@@ -13,6 +13,7 @@ import { connectionWarning, keepOldSpelling, planComputeChange } from "./plan";
 import { MoveNotMade, updateCompute } from "./update";
 import { checkInputs, Declaration } from "../shared/declaration";
 import { stableJson } from "../shared/stable-json";
+import type { DiffAnswer } from "../shared/diff-answer";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -63,12 +64,13 @@ function deprecationWarnings(news: Props): string[] {
  * Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop, and when
  * a replaced compute is an adopted one (Delete leaves it).
  */
-export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   noteSeen(id, olds);
   const plan = planComputeChange(olds, news);
   const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
   if (checked.has(stableJson(news))) for (const warning of warnings) if (warning) warn(warning);
-  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
+  const { changes, replaces, deleteBeforeReplace, changed: diffs } = plan;
+  return { changes, replaces, deleteBeforeReplace, diffs };
 }
 
 /** What a refusal's advice depends on: the compute's project and branch (from the inputs, or the state). */
