@@ -8,6 +8,7 @@ import { checkApiKeyInputs, DECLARED_PROJECT_ID, planApiKeyChange } from "./decl
 import { createKey } from "./create";
 import { declaredInputs, KeyScope, keyRoutes, ListedKey, revokeKey, scopeOf } from "./routes";
 import { warn } from "../shared/diagnostics";
+import type { DiffAnswer } from "../shared/diff-answer";
 import { Situation, withHints } from "../shared/hints";
 import { configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
@@ -22,8 +23,9 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
   return { inputs: news, failures: checkApiKeyInputs(news) };
 }
 
-export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-  return planApiKeyChange(olds, news);
+export async function diff(_id: string, olds: Props, news: Props): Promise<DiffAnswer> {
+  const plan = planApiKeyChange(olds, news);
+  return { ...plan, diffs: plan.replaces }; // only a change of scope or name is a change: each replaces the key
 }
 
 /** What a refusal's advice depends on: the request (create, list, revoke) and the key's scope. */

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
+import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { assertProjectReachable } from "../shared/reachable";
@@ -68,7 +69,7 @@ export function withDefaultName(olds: Props, news: Props): Props {
  * Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses;
  * refuses what no call can do (a protected branch replaced, annotations changed: plan.ts).
  */
-export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planBranchChange(olds, news);
   noteSeen(id, olds);
   if (plan.replaces.length > 0 && olds.protected === true) {
@@ -76,7 +77,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<pulumi
   }
   if (plan.replaces.length === 0 && plan.refused.length > 0) throw annotationsChangeError(id, olds, news);
   if (checked.has(stableJson(news))) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
-  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
+  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false, diffs: plan.changed };
 }
 
 /** What a refusal's advice depends on: the branch's project, and the parent (a create) or the branch itself. */

@@ -34,6 +34,7 @@ describe("planBranchChange: the diff table", () => {
   it("finds nothing when the program asks for what the branch is (a property left out never diffs)", () => {
     expect(planBranchChange(olds, same)).toEqual({
       changes: false,
+      changed: [],
       replaces: [],
       patch: [],
       refused: [],
@@ -127,6 +128,7 @@ describe("planBranchChange: protected removed from the program", () => {
   it("unprotects (one PATCH) when the program had declared protected: true", () => {
     expect(planBranchChange(guarded, same)).toEqual({
       changes: true,
+      changed: ["protected"],
       replaces: [],
       patch: ["protected"],
       refused: [],
@@ -137,6 +139,7 @@ describe("planBranchChange: protected removed from the program", () => {
     const outside = { ...olds, protected: true };
     expect(planBranchChange(outside, { ...same, protected: true })).toEqual({
       changes: true,
+      changed: [], // recorded: the value is the branch's own
       replaces: [],
       patch: [],
       refused: [],

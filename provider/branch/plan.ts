@@ -34,6 +34,8 @@ const RECORDED_DECLARATIONS = ["expiresAt", "annotations", "protected"];
 
 export interface BranchPlan {
   changes: boolean;
+  /** The inputs whose change the plan found (a changed declaration alone names none). */
+  changed: string[];
   replaces: string[];
   /** Properties sent in the PATCH. */
   patch: string[];
@@ -53,6 +55,7 @@ export function planBranchChange(olds: Props, news: Props): BranchPlan {
   const plan = planChange(BRANCH, asMadeFrom(olds), news, undeclared);
   return {
     changes: plan.changed.length > 0 || declarationsChanged(olds, news),
+    changed: plan.changed,
     replaces: plan.by.replace,
     patch: plan.by.update,
     refused: plan.by.refused.filter((p) => !isUnknown(news[p])),

@@ -13,6 +13,7 @@ import { connectionWarning, keepOldSpelling, planComputeChange } from "./plan";
 import { MoveNotMade, updateCompute } from "./update";
 import { checkInputs, Declaration } from "../shared/declaration";
 import { stableJson } from "../shared/stable-json";
+import type { DiffAnswer } from "../shared/diff-answer";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
@@ -65,7 +66,7 @@ function deprecationWarnings(news: Props): string[] {
  * refused here, at preview: the old compute is deleted first (deleteBeforeReplace), so refusing it at the create
  * would leave the resource pending replacement and the compute unmanaged after the next change.
  */
-export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   noteSeen(id, olds);
   const plan = planComputeChange(olds, news);
   const fromProgram = checked.has(stableJson(news));
@@ -73,7 +74,8 @@ export async function diff(id: string, olds: Props, news: Props): Promise<pulumi
     throw new Error(adoptedReplaceWarning(id, olds, news, plan));
   const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
   if (fromProgram) for (const warning of warnings) if (warning) warn(warning);
-  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
+  const { changes, replaces, deleteBeforeReplace, changed: diffs } = plan;
+  return { changes, replaces, deleteBeforeReplace, diffs };
 }
 
 /** What a refusal's advice depends on: the compute's project and branch (from the inputs, or the state). */

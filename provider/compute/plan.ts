@@ -20,6 +20,8 @@ const DECLARED: Declaration = COMPUTE;
 
 export interface ComputePlan {
   changes: boolean;
+  /** The inputs whose change the plan found. */
+  changed: string[];
   replaces: string[];
   deleteBeforeReplace: boolean;
   /** Properties sent in the PATCH. */
@@ -46,6 +48,7 @@ export function planComputeChange(olds: Props, news: Props): ComputePlan {
     for (const size of SIZES) if (!patch.includes(size)) patch.push(size);
   return {
     changes: plan.changed.length > 0,
+    changed: plan.changed,
     replaces: plan.by.replace,
     deleteBeforeReplace: plan.by.replace.length > 0 && mustDeleteFirst(olds, news),
     patch,

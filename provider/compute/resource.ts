@@ -5,9 +5,9 @@
  * state. It holds no API logic, no client and no secret: each method loads the installed implementation
  * by package name at call time, so the state stays small and old state runs new code.
  */
-import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { COMPUTE } from "./declaration";
+import { ownerTagFor } from "./owner-tag";
 import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** The shared libraries to preload into a compute (schema.json's `neon:index:PreloadLibraries`), as a program says. */
@@ -114,12 +114,9 @@ function impl(): typeof import("./impl") {
  */
 export const COMPUTE_OUTPUTS = Object.keys(COMPUTE.outputs) as (keyof typeof COMPUTE.outputs)[];
 
-/**
- * A short, stable identity of a resource within its project and stack. It names the compute when the program
- * does not, so that a compute created by a run that was interrupted is recognised by the next run.
- */
+/** This program's tag for the resource `name` (owner-tag.ts). */
 function ownerTagOf(name: string): string {
-  return createHash("sha256").update(`${pulumi.getProject()}/${pulumi.getStack()}/${name}`).digest("hex").slice(0, 12);
+  return ownerTagFor(pulumi.getProject(), pulumi.getStack(), name);
 }
 
 /**

@@ -52,7 +52,7 @@ const news = { projectId: "p-1", branchId: "br-main", name: "app", ownerName: "a
 
 describe("Database: diff", () => {
   it("sees no change in the inputs a create recorded", () => {
-    expect(planDatabaseChange(olds, news)).toEqual({ changes: false, replaces: [], patch: [] });
+    expect(planDatabaseChange(olds, news)).toEqual({ changes: false, changed: [], replaces: [], patch: [] });
   });
 
   it("keeps the table the docs show", () => {
@@ -63,6 +63,7 @@ describe("Database: diff", () => {
   it("a new name or owner is one PATCH of what changed", () => {
     expect(planDatabaseChange(olds, { ...news, name: "app2" })).toEqual({
       changes: true,
+      changed: ["name"],
       replaces: [],
       patch: ["name"],
     });
@@ -76,6 +77,7 @@ describe("Database: diff", () => {
   it.each(["projectId", "branchId"])("a new %s replaces", (property) => {
     expect(planDatabaseChange(olds, { ...news, [property]: "other-1" })).toEqual({
       changes: true,
+      changed: [property],
       replaces: [property],
       patch: [],
     });

@@ -74,6 +74,8 @@ export const DATABASE = {
 /** What a change does: replace (another project or branch), or one PATCH of what changed (a new name or owner). */
 export interface DatabasePlan {
   changes: boolean;
+  /** The inputs whose change the plan found. */
+  changed: string[];
   replaces: string[];
   /** The properties sent in the PATCH. */
   patch: string[];
@@ -82,7 +84,7 @@ export interface DatabasePlan {
 /** Decides what changing `olds` (old outputs) into `news` (new inputs) does to the database. */
 export function planDatabaseChange(olds: Props, news: Props): DatabasePlan {
   const plan = planChange(DATABASE, olds, news);
-  return { changes: plan.changed.length > 0, replaces: plan.by.replace, patch: plan.by.update };
+  return { changes: plan.changed.length > 0, changed: plan.changed, replaces: plan.by.replace, patch: plan.by.update };
 }
 
 /** Every output of a Database: the record, and the project it belongs to (which the record does not name). */

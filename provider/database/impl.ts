@@ -11,6 +11,7 @@ import { updateDatabase } from "./update";
 import { addressOf } from "../shared/branch-objects";
 import { checkInputs, recordedInputs } from "../shared/declaration";
 import { trackDelete } from "../shared/deletes-in-flight";
+import type { DiffAnswer } from "../shared/diff-answer";
 import { resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
@@ -29,9 +30,9 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
 }
 
 /** Pure: replace (another project or branch) or one PATCH (a new name or owner). */
-export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(_id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planDatabaseChange(olds, news);
-  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false };
+  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false, diffs: plan.changed };
 }
 
 /** What a refusal's advice depends on: the database's project and branch. */

@@ -133,6 +133,8 @@ export const ROLE = {
 
 export interface RolePlan {
   changes: boolean;
+  /** The inputs whose change the plan found. */
+  changed: string[];
   replaces: string[];
   /** The replacement keeps the role's address (only noLogin changed): the old role must go first, its name is taken. */
   deleteBeforeReplace: boolean;
@@ -151,6 +153,7 @@ export function planRoleChange(olds: Props, news: Props): RolePlan {
   const sameAddress = ["projectId", "branchId", "name"].every((p) => !replaces.includes(p));
   return {
     changes: plan.changed.length > 0,
+    changed: plan.changed,
     replaces,
     deleteBeforeReplace: replaces.length > 0 && sameAddress,
     reset:

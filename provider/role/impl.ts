@@ -22,6 +22,7 @@ import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { warn } from "../shared/diagnostics";
+import type { DiffAnswer } from "../shared/diff-answer";
 
 type Props = Record<string, unknown>;
 
@@ -45,14 +46,15 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
 }
 
 /** Pure: replace or reset, from the old outputs and the new inputs; warns of what a planned change drops. */
-export async function diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planRoleChange(olds, news);
   if (checked.has(stableJson(news))) {
     const created = plan.replaces.length > 0 ? createWarning(news, { id, plan }) : undefined;
     for (const warning of [resetWarning(id, olds, plan), deleteFirstWarning(id, olds, plan), created])
       if (warning) warn(warning);
   }
-  return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: plan.deleteBeforeReplace };
+  const { changes, replaces, deleteBeforeReplace, changed: diffs } = plan;
+  return { changes, replaces, deleteBeforeReplace, diffs };
 }
 
 /** What a refusal's advice depends on: the role's project and branch. */

@@ -17,6 +17,7 @@ describe("planRoleChange", () => {
   it("sees no change in the inputs a create recorded (noLogin left out is false)", () => {
     expect(planRoleChange(olds, inputs)).toEqual({
       changes: false,
+      changed: [],
       replaces: [],
       deleteBeforeReplace: false,
       reset: false,
@@ -36,7 +37,13 @@ describe("planRoleChange", () => {
 
   it.each(["projectId", "branchId", "name"])("a new %s replaces, creating the new role first", (property) => {
     const plan = planRoleChange(olds, { ...inputs, [property]: property === "branchId" ? "br-dev" : "other" });
-    expect(plan).toEqual({ changes: true, replaces: [property], deleteBeforeReplace: false, reset: false });
+    expect(plan).toEqual({
+      changes: true,
+      changed: [property],
+      replaces: [property],
+      deleteBeforeReplace: false,
+      reset: false,
+    });
   });
 
   it("a new noLogin replaces, deleting the old role first (the name is taken)", () => {
@@ -70,6 +77,7 @@ describe("planRoleChange", () => {
   it("removed passwordTriggers are a change that resets nothing (recorded)", () => {
     expect(planRoleChange(olds, { ...inputs, passwordTriggers: undefined })).toEqual({
       changes: true,
+      changed: ["passwordTriggers"],
       replaces: [],
       deleteBeforeReplace: false,
       reset: false,

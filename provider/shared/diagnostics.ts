@@ -5,9 +5,23 @@
  * program may have passed as a secret.
  */
 
-/** One `warning: …` line on the plugin's stderr. */
+/**
+ * Where warnings go instead of stderr, when set. The native plugin (native/) sets it, so that a warning reaches the
+ * engine's log as a warning of its resource (with the URN), which a line on stderr cannot be; the dynamic plugin never
+ * sets it, and writes each warning to stderr as before.
+ */
+export type WarningSink = (message: string) => void;
+let sink: WarningSink | undefined;
+
+/** Sends every later warning to `to` (undefined: back to stderr). */
+export function setWarningSink(to: WarningSink | undefined): void {
+  sink = to;
+}
+
+/** One warning: to the sink when one is set, else one `warning: …` line on the plugin's stderr. */
 export function warn(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
+  if (sink) sink(message);
+  else process.stderr.write(`warning: ${message}\n`);
 }
 
 /** The echoes still to drop: `${error}: ${error.stack}` of each error `once` marked. */

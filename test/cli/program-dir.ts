@@ -35,8 +35,12 @@ export interface ProgramDirOptions {
   /** The prefix of the temporary directory under test/cli (git-ignored as `.tmp-*`). */
   prefix: string;
   project: string;
-  /** The lines of index.js. */
+  /** The lines of index.js (index.ts with `typescript`). */
   program: string[];
+  /** A TypeScript program, index.ts, type-checked as the CLI runs it (with a strict tsconfig.json). */
+  typescript?: boolean;
+  /** Lines added to Pulumi.yaml (a `plugins:` section). */
+  pulumiYaml?: string[];
   emulator: Emulator;
   cliRoot: string;
 }
@@ -51,11 +55,21 @@ export class ProgramDir {
     this.program = path.join(this.root, "program");
     fs.mkdirSync(this.program);
     fs.mkdirSync(path.join(this.root, "backend"));
-    fs.writeFileSync(
-      path.join(this.program, "Pulumi.yaml"),
-      `name: ${options.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
-    );
-    fs.writeFileSync(path.join(this.program, "index.js"), [...options.program, ""].join("\n"));
+    const main = options.typescript ? "index.ts" : "index.js";
+    const runtime = `runtime:\n  name: nodejs\n  options:\n    typescript: ${options.typescript === true}\n`;
+    const yaml = [`name: ${options.project}\n${runtime}main: ${main}`, ...(options.pulumiYaml ?? []), ""];
+    fs.writeFileSync(path.join(this.program, "Pulumi.yaml"), yaml.join("\n"));
+    fs.writeFileSync(path.join(this.program, main), [...options.program, ""].join("\n"));
+    if (options.typescript) {
+      const compilerOptions = {
+        strict: true,
+        target: "ES2021",
+        module: "node16",
+        moduleResolution: "node16",
+        skipLibCheck: true,
+      };
+      fs.writeFileSync(path.join(this.program, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [main] }));
+    }
     this.env = {
       ...process.env,
       PULUMI_BACKEND_URL: `file://${path.join(this.root, "backend")}`,

@@ -80,12 +80,13 @@ describe("the documentation's links", () => {
     expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 
-  it("the README stays a newcomer's page: what it is, install, the tour, the CLI, the map", () => {
+  it("the README stays a newcomer's page: what it is, install, the tour, the CLI, the native plugin, the map", () => {
     const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
     expect([...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1])).toEqual([
       "Install",
       "A five-minute tour",
       "The real Pulumi CLI",
+      "The native plugin (preview)",
       "Documentation",
     ]);
     expect(readme).toContain("`npm ci && npm run demo`");

@@ -4,14 +4,14 @@
  *
  * Guards: `"moduleResolution": "node"` (node10, which the examples and many projects use) ignores `exports`, so a
  * subpath such as `pulumi-neon-dynamic/testing` found no types (TS2307) until package.json listed them in
- * `typesVersions`; and a subpath left out of the tarball's `files`.
+ * `typesVersions`; and a subpath left out of the tarball's `files` (the native plugin's launcher among them).
  *
  * The project gets the package's dependencies (and TypeScript's, jest's and ts-jest's) by links to this repository's
  * node_modules, the same versions npm would install, so the suite needs no network; one unpacked install serves every
  * case, examples/testing-your-program's own setup included (it could not run on its own: no jest config, no ts-jest
  * or TypeScript among its devDependencies).
  */
-import { execFileSync, spawnSync } from "child_process";
+import { execFileSync, spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -85,6 +85,25 @@ afterAll(() => {
 describe("the packed package, installed in a project", () => {
   it.each(["node", "node16"] as const)("type-checks an import of every subpath with moduleResolution %s", (kind) => {
     expect(typeCheck(kind)).toBe("");
+  });
+
+  it("holds the native plugin's launcher, executable, which starts from a link to it and prints its port", async () => {
+    // A plugin cache or PATH entry is often a link: the launcher must find dist/ beside the real file.
+    const link = path.join(project, "pulumi-resource-neon");
+    fs.symlinkSync(path.join(project, "node_modules", "pulumi-neon-dynamic", "bin", "pulumi-resource-neon"), link);
+    const child = spawn(link, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const firstLine = await new Promise<string>((resolve) => {
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (out.includes("\n")) resolve(out.split("\n")[0]);
+      });
+      child.on("exit", () => resolve(out));
+    });
+    child.kill("SIGTERM");
+    await exited;
+    expect(firstLine).toMatch(/^\d+$/);
   });
 
   describe("examples/testing-your-program, on its own in the project", () => {

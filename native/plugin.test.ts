@@ -1,0 +1,257 @@
+/**
+ * The native plugin as the engine meets it: the launcher (bin/pulumi-resource-neon) started with an engine's address,
+ * the port read from its first line, then gRPC, against the emulator over HTTP. The "engine" here is a gRPC server that
+ * records Engine.Log, the one engine call the plugin makes. What it guards:
+ * - GetSchema serves schema.json; GetPluginInfo the package's version;
+ * - Diff names each changed property (`detailedDiff`: a resize UPDATE, a new project UPDATE_REPLACE), the dynamic
+ *   plugin's gap, and sends no request; its restart warning reaches the engine's log as a WARNING with the URN;
+ * - Check fills what the dynamic class sets (resourceName, ownerTag) from the URN;
+ * - a provider configured by its arguments (an explicit provider resource, another account) uses its own key, and a
+ *   secret output comes back wrapped as a secret;
+ * - an import's Read (no properties) is refused saying so.
+ */
+import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Emulator, startEmulator } from "../emulator";
+import { NeonClient } from "../sdk";
+import { UNKNOWN } from "../provider/shared/unknown";
+import { secret } from "./wire";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+type Props = Record<string, unknown>;
+const Kind = proto.PropertyDiff.Kind;
+
+/** A plugin process and a client of it. */
+interface Plugin {
+  child: ChildProcess;
+  client: ResourceProviderClient;
+  exited: Promise<number | null>;
+}
+
+let emulator: Emulator;
+let engine: grpc.Server;
+let engineAddress: string;
+const logged: LogRequest.AsObject[] = [];
+const plugins: Plugin[] = [];
+
+async function startPlugin(): Promise<Plugin> {
+  const child = spawn(path.join(ROOT, "bin", "pulumi-resource-neon"), [engineAddress], {
+    env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const port = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(out.split("\n")[0].trim());
+    });
+    child.on("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
+  });
+  const plugin = {
+    child,
+    exited,
+    client: new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()),
+  };
+  plugins.push(plugin);
+  return plugin;
+}
+
+/** One unary call of the plugin, as a promise. */
+function rpc<Q, R>(plugin: Plugin, method: string, request: Q): Promise<R> {
+  const client = plugin.client as unknown as Record<string, (q: Q, cb: (e: Error | null, r: R) => void) => void>;
+  return new Promise((resolve, reject) =>
+    client[method].call(plugin.client, request, (error, response) => (error ? reject(error) : resolve(response))),
+  );
+}
+
+const struct = (props: Props) => Struct.fromJavaScript(props as never);
+const urnOf = (type: string, name: string) => `urn:pulumi:dev::native-test::neon:index:${type}::${name}`;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
+  engine = new grpc.Server();
+  engine.addService(EngineService, {
+    log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
+      logged.push(call.request.toObject());
+      callback(null, new Empty());
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  engineAddress = `127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  for (const plugin of plugins) {
+    plugin.client.close();
+    plugin.child.kill("SIGTERM");
+    await plugin.exited;
+  }
+  engine.forceShutdown();
+  await emulator.close();
+});
+
+describe("the native plugin over gRPC", () => {
+  let plugin: Plugin;
+  beforeAll(async () => {
+    plugin = await startPlugin();
+    // The deprecated variables alone, as an older engine sends them (the arguments are tested below).
+    const configure = new proto.ConfigureRequest();
+    configure.getVariablesMap().set("neon:config:apiKey", emulator.apiKey).set("neon:config:apiUrl", emulator.baseUrl);
+    const answer = await rpc<proto.ConfigureRequest, proto.ConfigureResponse>(plugin, "configure", configure);
+    expect(answer.toObject()).toMatchObject({ acceptsecrets: true, acceptresources: true, supportspreview: false });
+  });
+
+  it("answers the package's version and serves schema.json", async () => {
+    const info = await rpc<Empty, { getVersion(): string }>(plugin, "getPluginInfo", new Empty());
+    expect(info.getVersion()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+    const schema = await rpc<proto.GetSchemaRequest, proto.GetSchemaResponse>(
+      plugin,
+      "getSchema",
+      new proto.GetSchemaRequest(),
+    );
+    expect(schema.getSchema()).toBe(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8"));
+  });
+
+  it("a Compute's lifecycle: Check and Diff offline with a detailed diff and the restart warning on its URN", async () => {
+    const urn = urnOf("Compute", "db");
+    const { projectId } = emulator;
+    const branchId = (
+      await new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl }).branches.list(projectId)
+    )[0].id;
+    const sized = (cu: number, more: Props = {}) => ({
+      projectId,
+      branchId,
+      type: "read_only",
+      autoscalingLimitMinCu: cu,
+      autoscalingLimitMaxCu: cu,
+      ...more,
+    });
+    const check = async (olds: Props, news: Props) => {
+      const request = new proto.CheckRequest().setUrn(urn).setType("neon:index:Compute");
+      const answer = await rpc<proto.CheckRequest, proto.CheckResponse>(
+        plugin,
+        "check",
+        request.setOlds(struct(olds)).setNews(struct(news)),
+      );
+      expect(answer.getFailuresList().map((f) => f.toObject())).toEqual([]);
+      return answer.getInputs()!.toJavaScript() as Props;
+    };
+    const inputs = await check({}, sized(1));
+    expect(inputs).toMatchObject({ resourceName: "db", ownerTag: expect.stringMatching(/^[0-9a-f]{12}$/) });
+
+    const created = await rpc<proto.CreateRequest, proto.CreateResponse>(
+      plugin,
+      "create",
+      new proto.CreateRequest().setUrn(urn).setType("neon:index:Compute").setProperties(struct(inputs)),
+    );
+    const id = created.getId();
+    const outputs = created.getProperties()!.toJavaScript() as Props;
+    expect(outputs).toMatchObject({ endpointId: id, autoscalingLimitMaxCu: 1, host: expect.stringContaining(id) });
+    expect(outputs).not.toHaveProperty("__provider");
+
+    const mark = emulator.requests.length;
+    const diff = async (news: Props) => {
+      const request = new proto.DiffRequest().setId(id).setUrn(urn).setType("neon:index:Compute");
+      request
+        .setOlds(struct(outputs))
+        .setOldInputs(struct(inputs))
+        .setNews(struct(await check(inputs, news)));
+      return (await rpc<proto.DiffRequest, proto.DiffResponse>(plugin, "diff", request)).toObject();
+    };
+    const resized = await diff(sized(2));
+    expect(resized).toMatchObject({
+      changes: proto.DiffResponse.DiffChanges.DIFF_SOME,
+      replacesList: [],
+      hasdetaileddiff: true,
+    });
+    expect(Object.fromEntries(resized.detaileddiffMap)).toEqual({
+      autoscalingLimitMinCu: { kind: Kind.UPDATE, inputdiff: true },
+      autoscalingLimitMaxCu: { kind: Kind.UPDATE, inputdiff: true },
+    });
+    expect(logged).toEqual([
+      expect.objectContaining({
+        severity: LogSeverity.WARNING,
+        urn,
+        message: expect.stringMatching(/^Compute "db" .* will restart/),
+      }),
+    ]);
+    const moved = await diff(sized(1, { projectId: "other-project-12345678" }));
+    expect(moved).toMatchObject({ replacesList: ["projectId"], deletebeforereplace: false });
+    expect(Object.fromEntries(moved.detaileddiffMap)).toEqual({
+      projectId: { kind: Kind.UPDATE_REPLACE, inputdiff: true },
+    });
+    // A preview's value not known yet is a change of its property.
+    const unknown = await diff(sized(1, { branchId: UNKNOWN }));
+    expect(Object.fromEntries(unknown.detaileddiffMap)).toEqual({ branchId: { kind: Kind.UPDATE, inputdiff: true } });
+    expect((await diff(sized(1))).changes).toBe(proto.DiffResponse.DiffChanges.DIFF_NONE);
+    expect(emulator.requests.slice(mark)).toEqual([]);
+
+    const update = new proto.UpdateRequest().setId(id).setUrn(urn).setType("neon:index:Compute");
+    update
+      .setOlds(struct(outputs))
+      .setOldInputs(struct(inputs))
+      .setNews(struct(await check(inputs, sized(2))));
+    const updated = await rpc<proto.UpdateRequest, proto.UpdateResponse>(plugin, "update", update);
+    expect(updated.getProperties()!.toJavaScript()).toMatchObject({
+      autoscalingLimitMaxCu: 2,
+      maxConnections: expect.any(Number),
+    });
+    const writes = emulator.requests.slice(mark).filter((r) => r.method !== "GET");
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /projects/${projectId}/endpoints/${id}`]);
+
+    const read = new proto.ReadRequest().setId(id).setUrn(urn).setType("neon:index:Compute");
+    read.setProperties(updated.getProperties()).setInputs(struct(inputs));
+    expect((await rpc<proto.ReadRequest, proto.ReadResponse>(plugin, "read", read)).getId()).toBe(id);
+
+    const remove = new proto.DeleteRequest().setId(id).setUrn(urn).setType("neon:index:Compute");
+    await rpc(plugin, "delete", remove.setProperties(updated.getProperties()));
+    expect(emulator.requests.some((r) => r.method === "DELETE" && r.path.endsWith(`/endpoints/${id}`))).toBe(true);
+  });
+
+  it("refuses an import's Read (the id alone), saying the plugin cannot import yet", async () => {
+    const read = new proto.ReadRequest().setId("ep-cool-darkness-123456").setUrn(urnOf("Compute", "imported"));
+    await expect(rpc(plugin, "read", read.setType("neon:index:Compute"))).rejects.toThrow(/cannot import Compute/);
+  });
+});
+
+it("a provider configured by its arguments (another account's secret key) uses that key; a secret output stays secret", async () => {
+  const other = emulator.createAccount();
+  const plugin = await startPlugin();
+  const configure = new proto.ConfigureRequest().setArgs(
+    struct({ apiKey: secret(other.apiKey), apiUrl: emulator.baseUrl }),
+  );
+  await rpc(plugin, "configure", configure);
+  const urn = urnOf("ApiKey", "ci");
+  const check = new proto.CheckRequest().setUrn(urn).setType("neon:index:ApiKey");
+  const checked = await rpc<proto.CheckRequest, proto.CheckResponse>(
+    plugin,
+    "check",
+    check.setOlds(struct({})).setNews(struct({ keyName: secret("ci") })),
+  );
+  expect(checked.getInputs()!.toJavaScript()).toEqual({ keyName: secret("ci") });
+
+  const create = new proto.CreateRequest().setUrn(urn).setType("neon:index:ApiKey").setProperties(checked.getInputs());
+  const created = await rpc<proto.CreateRequest, proto.CreateResponse>(plugin, "create", create);
+  const outputs = created.getProperties()!.toJavaScript() as Props;
+  expect(outputs.key).toEqual(secret(expect.any(String)));
+  expect(outputs.keyName).toEqual(secret("ci"));
+  const keysOf = (apiKey: string) =>
+    new NeonClient({ apiKey, apiUrl: emulator.baseUrl, rateLimit: false }).apiKeys.list();
+  expect((await keysOf(other.apiKey)).map((k) => String(k.id))).toContain(created.getId());
+  expect((await keysOf(emulator.apiKey)).map((k) => String(k.id))).not.toContain(created.getId());
+
+  const remove = new proto.DeleteRequest().setId(created.getId()).setUrn(urn).setType("neon:index:ApiKey");
+  await rpc(plugin, "delete", remove.setProperties(created.getProperties()));
+  expect((await keysOf(other.apiKey)).map((k) => String(k.id))).not.toContain(created.getId());
+});

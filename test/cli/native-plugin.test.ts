@@ -1,0 +1,172 @@
+/**
+ * The native plugin (bin/pulumi-resource-neon) run by the real CLI as a user runs it: a TypeScript program declaring
+ * `neon:index:Compute` through a hand-written CustomResource (no SDK is generated yet), its Pulumi.yaml pointing at the
+ * repository's bin/ (`plugins: providers: [{ name: neon, path }]`), a file backend, the emulator. One stack, few
+ * steps: preview (no request), up (the create), a second up that changes nothing and sends nothing, a resize whose
+ * `preview --json` names both sizes in `detailedDiff` (the dynamic plugin's `null`) and carries the restart warning as
+ * `"severity": "warning"` with the compute's URN (the dynamic plugin's is `info#err` without one), its up (one PATCH),
+ * and destroy. The key stays secret: it is in no state file and no output.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { Emulator, startEmulator } from "../../emulator";
+import { NeonClient } from "../../sdk";
+import { cliRootOrThrow } from "./cli-world";
+import { ProgramDir, Run } from "./program-dir";
+
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+const PROJECT = "neon-native";
+const TYPE = "neon:index:Compute";
+
+let emulator: Emulator;
+let dir: ProgramDir;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
+  dir = new ProgramDir({
+    prefix: "native",
+    project: PROJECT,
+    emulator,
+    cliRoot: cliRootOrThrow(),
+    typescript: true,
+    pulumiYaml: ["plugins:", "  providers:", "    - name: neon", `      path: ${path.join(REPO_ROOT, "bin")}`],
+    program: [
+      `import * as pulumi from "@pulumi/pulumi";`,
+      ``,
+      `/** A Compute of the native plugin, declared by hand: its outputs are the properties passed as undefined. */`,
+      `class Compute extends pulumi.CustomResource {`,
+      `  declare readonly host: pulumi.Output<string>;`,
+      `  declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;`,
+      `  constructor(name: string, args: Record<string, pulumi.Input<unknown>>, opts?: pulumi.CustomResourceOptions) {`,
+      `    super("${TYPE}", name, { host: undefined, autoscalingLimitMaxCu: undefined, ...args }, opts);`,
+      `  }`,
+      `}`,
+      ``,
+      `const config = new pulumi.Config();`,
+      `const size = config.requireNumber("size");`,
+      `const db = new Compute("db", {`,
+      `  projectId: config.require("projectId"),`,
+      `  branchId: config.require("branchId"),`,
+      `  type: "read_only",`,
+      `  autoscalingLimitMinCu: size,`,
+      `  autoscalingLimitMaxCu: size,`,
+      `});`,
+      `// Another account's compute, through an explicit provider with that account's key.`,
+      `const neon = new pulumi.Config("neon");`,
+      `class Provider extends pulumi.ProviderResource {`,
+      `  constructor(name: string, args: { apiKey: pulumi.Input<string>; apiUrl: pulumi.Input<string> }) {`,
+      `    super("neon", name, args);`,
+      `  }`,
+      `}`,
+      `const other = new Provider("other", {`,
+      `  apiKey: config.requireSecret("otherKey"),`,
+      `  apiUrl: neon.require("apiUrl"),`,
+      `});`,
+      `const elsewhere = { projectId: config.require("otherProjectId"), branchId: config.require("otherBranchId") };`,
+      `new Compute("elsewhere", { ...elsewhere, type: "read_only" }, { provider: other });`,
+      `export const host = db.host;`,
+      `export const maxCu = db.autoscalingLimitMaxCu;`,
+    ],
+  });
+});
+
+afterAll(async () => {
+  await dir?.dispose();
+  await emulator?.close();
+});
+
+interface PreviewJson {
+  steps: { op: string; urn: string; detailedDiff?: Record<string, { kind: string; inputDiff: boolean }> | null }[];
+  diagnostics?: { urn?: string; message: string; severity: string }[];
+}
+
+const computeSteps = (preview: PreviewJson) => preview.steps.filter((s) => s.urn.endsWith(`${TYPE}::db`));
+const writes = (run: Run) => run.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+it("preview, up, an up with no change, a resize with a detailed diff and a warning of the compute, destroy", async () => {
+  const started = Date.now();
+  const { projectId } = emulator;
+  const api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
+  const branchId = (await api.branches.list(projectId)).find((b) => b.name === "dev")!.id;
+  const other = emulator.createAccount();
+  const otherApi = new NeonClient({ apiKey: other.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
+  const otherBranchId = (await otherApi.branches.list(other.projectId))[0].id;
+  await dir.ok(["stack", "init", "dev"]);
+  await dir.ok([
+    ...["config", "set-all", "--plaintext", `projectId=${projectId}`, "--plaintext", `branchId=${branchId}`],
+    ...["--plaintext", "size=1", "--plaintext", `neon:apiUrl=${emulator.baseUrl}`],
+    ...["--secret", `neon:apiKey=${emulator.apiKey}`, "--secret", `otherKey=${other.apiKey}`],
+    ...["--plaintext", `otherProjectId=${other.projectId}`, "--plaintext", `otherBranchId=${otherBranchId}`],
+  ]);
+
+  const first = await dir.ok(["preview", "--json"]);
+  expect(computeSteps(JSON.parse(first.stdout) as PreviewJson).map((s) => s.op)).toEqual(["create"]);
+  expect(first.requests).toEqual([]);
+
+  const up = await dir.ok(["up", "--yes", "--skip-preview"]);
+  // Each provider is a plugin process configured with its own account's key (the other's project answers it 404).
+  expect(writes(up).sort()).toEqual(
+    [`POST /projects/${other.projectId}/endpoints`, `POST /projects/${projectId}/endpoints`].sort(),
+  );
+  const [theirs] = await otherApi.endpoints.listForBranch(other.projectId, otherBranchId);
+  const [compute] = (await api.endpoints.listForBranch(projectId, branchId)).filter((e) => e.type === "read_only");
+  const state = dir.checkpoint().resources?.find((r) => r.urn.endsWith(`${TYPE}::db`)) as {
+    id?: string;
+    outputs?: object;
+  };
+  expect(state).toMatchObject({ id: compute.id, outputs: { host: compute.host, autoscalingLimitMaxCu: 1 } });
+  expect(JSON.stringify(state)).not.toContain("__provider");
+
+  const again = await dir.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+  expect(again.requests).toEqual([]);
+
+  await dir.ok(["config", "set", "size", "2"]);
+  const resize = await dir.ok(["preview", "--json"]);
+  const preview = JSON.parse(resize.stdout) as PreviewJson;
+  const [step] = computeSteps(preview);
+  expect(step).toMatchObject({
+    op: "update",
+    detailedDiff: {
+      autoscalingLimitMinCu: { kind: "update", inputDiff: true },
+      autoscalingLimitMaxCu: { kind: "update", inputDiff: true },
+    },
+  });
+  // The engine renders a warning's message with its severity in front (as its text display shows it).
+  const restart = (preview.diagnostics ?? []).filter((d) => /will restart/.test(d.message));
+  expect(restart).toEqual([
+    {
+      urn: step.urn,
+      severity: "warning",
+      message: expect.stringMatching(/^warning: Compute "db" \(ep-[\w-]+\) will restart if it is running: /),
+    },
+  ]);
+  expect(resize.requests).toEqual([]);
+
+  const resized = await dir.ok(["up", "--yes", "--skip-preview"]);
+  expect(writes(resized)).toEqual([`PATCH /projects/${projectId}/endpoints/${compute.id}`]);
+  expect(dir.checkpoint().resources?.find((r) => r.urn.endsWith(`${TYPE}::db`))).toMatchObject({
+    outputs: { autoscalingLimitMaxCu: 2 },
+  });
+
+  // The key is a secret of the stack and of the default provider's state: in no file of the backend, in no output.
+  const backend = path.join(dir.root, "backend");
+  const files = fs.readdirSync(backend, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(file.parentPath, file.name), "utf8");
+    for (const key of [emulator.apiKey, other.apiKey]) expect(text).not.toContain(key);
+  }
+  for (const run of [first, up, again, resize, resized]) {
+    for (const key of [emulator.apiKey, other.apiKey]) expect(run.stdout + run.stderr).not.toContain(key);
+  }
+
+  const destroyed = await dir.ok(["destroy", "--yes", "--skip-preview"]);
+  expect(writes(destroyed).sort()).toEqual(
+    [
+      `DELETE /projects/${other.projectId}/endpoints/${theirs.id}`,
+      `DELETE /projects/${projectId}/endpoints/${compute.id}`,
+    ].sort(),
+  );
+  expect((await api.endpoints.listForBranch(projectId, branchId)).map((e) => e.id)).not.toContain(compute.id);
+  expect(await otherApi.endpoints.listForBranch(other.projectId, otherBranchId)).toEqual([]);
+  console.log(`native plugin through the CLI: ${Date.now() - started} ms`);
+});
