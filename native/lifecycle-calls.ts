@@ -23,6 +23,7 @@ import {
 import { secretOutputs } from "../provider/shared/declaration";
 import { diffResponse } from "./diff";
 import { Answered } from "./errors";
+import { importResource } from "./import";
 import { Served, servedOf } from "./resources";
 import { parseUrn, withInternalInputs } from "./urn";
 import { receive, send } from "./wire";
@@ -64,18 +65,19 @@ export async function create(request: CreateRequest): Promise<CreateResponse> {
 }
 
 /**
- * Refresh. An import sends the id alone (pulumi/pulumi step.go, ImportStep), which the lifecycle code cannot read
- * yet: refused, saying so, rather than answered "does not exist".
+ * Refresh, and an import: the engine sends an import's id alone, with no properties (pulumi/pulumi step.go,
+ * ImportStep), and reads the state's inputs from the answer (import.ts).
  */
 export async function read(request: ReadRequest): Promise<ReadResponse> {
   const served = servedFor(request);
   const state = receive(request.getProperties());
   const inputs = receive(request.getInputs());
   if (Object.keys(state.props).length === 0) {
-    throw new Error(
-      `the neon plugin cannot import ${served.declaration.name} ${request.getId()} yet: pulumi import is not ` +
-        `supported by the native plugin (README, The native plugin)`,
-    );
+    const imported = await importResource(served, request.getId(), request.getUrn());
+    return new ReadResponse()
+      .setId(imported.id)
+      .setProperties(send(imported.outputs, secretsOf(served)))
+      .setInputs(send(imported.inputs));
   }
   const result = await served.lifecycle.read(request.getId(), state.props);
   const response = new ReadResponse().setId(result.id ?? "");

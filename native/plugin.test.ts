@@ -8,7 +8,10 @@
  * - Check fills what the dynamic class sets (resourceName, ownerTag) from the URN;
  * - a provider configured by its arguments (an explicit provider resource, another account) uses its own key, and a
  *   secret output comes back wrapped as a secret;
- * - an import's Read (no properties) is refused saying so.
+ * - an import's Read (the id alone, as `pulumi import` sends it) of a Branch, Compute, Role and Database answers the
+ *   state's id, the outputs and the inputs, which then Check and Diff as no change without a request; an id not of the
+ *   resource's form, a missing object and an ApiKey are refused, saying why;
+ * - a Compute's replacement deletes first (the class's default deleteBeforeReplace, which a native resource lacks).
  */
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
@@ -187,7 +190,7 @@ describe("the native plugin over gRPC", () => {
       }),
     ]);
     const moved = await diff(sized(1, { projectId: "other-project-12345678" }));
-    expect(moved).toMatchObject({ replacesList: ["projectId"], deletebeforereplace: false });
+    expect(moved).toMatchObject({ replacesList: ["projectId"], deletebeforereplace: true });
     expect(Object.fromEntries(moved.detaileddiffMap)).toEqual({
       projectId: { kind: Kind.UPDATE_REPLACE, inputdiff: true },
     });
@@ -219,9 +222,168 @@ describe("the native plugin over gRPC", () => {
     expect(emulator.requests.some((r) => r.method === "DELETE" && r.path.endsWith(`/endpoints/${id}`))).toBe(true);
   });
 
-  it("refuses an import's Read (the id alone), saying the plugin cannot import yet", async () => {
-    const read = new proto.ReadRequest().setId("ep-cool-darkness-123456").setUrn(urnOf("Compute", "imported"));
-    await expect(rpc(plugin, "read", read.setType("neon:index:Compute"))).rejects.toThrow(/cannot import Compute/);
+  it("a replacement of a Compute deletes the old one first (the Compute class's default, answered by the Diff)", async () => {
+    const urn = urnOf("Compute", "replaced");
+    const { projectId } = emulator;
+    const olds = { projectId, branchId: "br-old-123456", type: "read_only", resourceName: "replaced" };
+    const request = new proto.DiffRequest().setId("ep-replaced-123456").setUrn(urn).setType("neon:index:Compute");
+    request.setOlds(struct(olds)).setNews(struct({ ...olds, type: "read_write" }));
+    const answer = await rpc<proto.DiffRequest, proto.DiffResponse>(plugin, "diff", request);
+    expect(answer.toObject()).toMatchObject({ replacesList: ["type"], deletebeforereplace: true });
+  });
+
+  describe("pulumi import: a Read with the import id alone", () => {
+    const api = () => new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
+    let projectId: string;
+    let branchId: string;
+    let endpointId: string;
+
+    /** The Read an import sends (pulumi/pulumi step.go, ImportStep): the id, the URN, the type, nothing else. */
+    const importRead = (type: string, name: string, id: string) =>
+      rpc<proto.ReadRequest, proto.ReadResponse>(
+        plugin,
+        "read",
+        new proto.ReadRequest().setId(id).setUrn(urnOf(type, name)).setType(`neon:index:${type}`),
+      );
+
+    /**
+     * What the engine does next, and what the program's preview then does: Check (olds: the read inputs) and Diff
+     * (olds: the read outputs) of the same inputs: no failure, no change, no request.
+     */
+    async function expectNoChange(type: string, name: string, read: proto.ReadResponse): Promise<void> {
+      const mark = emulator.requests.length;
+      const urn = urnOf(type, name);
+      const inputs = read.getInputs()!;
+      const check = new proto.CheckRequest().setUrn(urn).setType(`neon:index:${type}`).setOlds(inputs).setNews(inputs);
+      const checked = await rpc<proto.CheckRequest, proto.CheckResponse>(plugin, "check", check);
+      expect(checked.getFailuresList().map((f) => f.toObject())).toEqual([]);
+      const diff = new proto.DiffRequest().setId(read.getId()).setUrn(urn).setType(`neon:index:${type}`);
+      diff.setOlds(read.getProperties()).setOldInputs(inputs).setNews(checked.getInputs());
+      const answer = await rpc<proto.DiffRequest, proto.DiffResponse>(plugin, "diff", diff);
+      expect(answer.toObject()).toMatchObject({ changes: proto.DiffResponse.DiffChanges.DIFF_NONE, replacesList: [] });
+      expect(emulator.requests.slice(mark)).toEqual([]);
+    }
+
+    beforeAll(async () => {
+      projectId = emulator.projectId;
+      const main = (await api().branches.list(projectId)).find((b) => b.default)!;
+      ({
+        branch: { id: branchId },
+      } = await api().branches.create(projectId, { name: "imported", parent_id: main.id }));
+      ({
+        endpoint: { id: endpointId },
+      } = await api().endpoints.create(projectId, { branch_id: branchId, type: "read_write" }));
+      await api().roles.create(projectId, branchId, { name: "app_user" });
+      await api().databases.create(projectId, branchId, { name: "appdb", owner_name: "app_user" });
+    });
+
+    it("a Branch by <project>/<branch>: its id, its outputs and the inputs a program declares", async () => {
+      const read = await importRead("Branch", "imported", `${projectId}/${branchId}`);
+      expect(read.getId()).toBe(branchId);
+      expect(read.getInputs()!.toJavaScript()).toEqual({
+        projectId,
+        name: "imported",
+        parentId: expect.stringMatching(/^br-/),
+        initSource: "parent-data",
+      });
+      expect(read.getProperties()!.toJavaScript()).toMatchObject({
+        branchId,
+        resourceName: "imported",
+        declared: ["initSource", "name", "parentId", "projectId", "resourceName"],
+        origin: { parentId: expect.stringMatching(/^br-/) },
+      });
+      await expectNoChange("Branch", "imported", read);
+    });
+
+    it("a protected Branch: protected: true among the inputs, and no warning that the program does not say so", async () => {
+      const main = (await api().branches.list(projectId)).find((b) => b.default)!;
+      const { branch } = await api().branches.create(projectId, { name: "kept", parent_id: main.id, protected: true });
+      const mark = logged.length;
+      const read = await importRead("Branch", "kept", `${projectId}/${branch.id}`);
+      expect(read.getInputs()!.toJavaScript()).toMatchObject({ name: "kept", protected: true });
+      expect(read.getProperties()!.toJavaScript()).toMatchObject({
+        protected: true,
+        declared: expect.arrayContaining(["protected"]),
+      });
+      expect(logged.slice(mark)).toEqual([]);
+      await expectNoChange("Branch", "kept", read);
+    });
+
+    it("a Compute by <project>/<endpoint>, with the owner tag its URN gives", async () => {
+      const read = await importRead("Compute", "db", `${projectId}/${endpointId}`);
+      expect(read.getId()).toBe(endpointId);
+      const inputs = read.getInputs()!.toJavaScript() as Props;
+      // What the service reports of each input, but a default (type read_write), an empty pgSettings and the
+      // deprecated pooler fields, which leaving out changes nothing.
+      expect(inputs).toEqual({
+        projectId,
+        branchId,
+        regionId: expect.any(String),
+        autoscalingLimitMinCu: 0.25,
+        autoscalingLimitMaxCu: 0.25,
+        suspendTimeoutSeconds: 0,
+        provisioner: expect.any(String),
+        disabled: false,
+        passwordlessAccess: expect.any(Boolean),
+      });
+      expect(read.getProperties()!.toJavaScript()).toMatchObject({
+        endpointId,
+        type: "read_write",
+        resourceName: "db",
+        ownerTag: expect.stringMatching(/^[0-9a-f]{12}$/),
+      });
+      await expectNoChange("Compute", "db", read);
+    });
+
+    it("a Role by <project>/<branch>/<name>: its id is that address, its password a secret output", async () => {
+      const id = `${projectId}/${branchId}/app_user`;
+      const read = await importRead("Role", "app", id);
+      expect(read.getId()).toBe(id);
+      expect(read.getInputs()!.toJavaScript()).toEqual({ projectId, branchId, name: "app_user" });
+      const outputs = read.getProperties()!.toJavaScript() as Props;
+      expect(outputs).toMatchObject({ name: "app_user", noLogin: false, createdAt: expect.any(String) });
+      expect(outputs.password).toEqual(secret(expect.any(String)));
+      await expectNoChange("Role", "app", read);
+    });
+
+    it("a Database by <project>/<branch>/<name>: its id is the service's database id", async () => {
+      const database = await api().databases.get(projectId, branchId, "appdb");
+      const read = await importRead("Database", "appdb", `${projectId}/${branchId}/appdb`);
+      expect(read.getId()).toBe(String(database.id));
+      expect(read.getInputs()!.toJavaScript()).toEqual({ projectId, branchId, name: "appdb", ownerName: "app_user" });
+      await expectNoChange("Database", "appdb", read);
+    });
+
+    it("an id not of the resource's form is refused, naming the resource, the form and the id", async () => {
+      await expect(importRead("Compute", "db", endpointId)).rejects.toThrow(
+        `cannot import Compute "${endpointId}": the import id of a Compute is <project>/<endpoint> (such as ` +
+          `my-project-123456/ep-cool-darkness-123456), and it has 1 part, not 2`,
+      );
+      await expect(importRead("Branch", "b", `${projectId}/${endpointId}`)).rejects.toThrow(
+        /the import id of a Branch is <project>\/<branch> .*<branch> must be a branch id/,
+      );
+      await expect(importRead("Role", "r", `${projectId}/${branchId}`)).rejects.toThrow(
+        /import id of a Role is <project>\/<branch>\/<name> .* it has 2 parts, not 3/,
+      );
+    });
+
+    it("an object that does not exist is said so, named", async () => {
+      await expect(importRead("Compute", "db", `${projectId}/ep-missing-123456`)).rejects.toThrow(
+        `cannot import Compute ${projectId}/ep-missing-123456: compute ep-missing-123456 does not exist in project ${projectId}`,
+      );
+      await expect(importRead("Role", "r", `${projectId}/${branchId}/nobody`)).rejects.toThrow(
+        `cannot import Role ${projectId}/${branchId}/nobody: role nobody does not exist in branch ${branchId} of project ${projectId}`,
+      );
+      await expect(importRead("Database", "d", `${projectId}/${branchId}/nodb`)).rejects.toThrow(
+        `database nodb does not exist in branch ${branchId} of project ${projectId}`,
+      );
+    });
+
+    it("an ApiKey is refused, saying why and what to do", async () => {
+      await expect(importRead("ApiKey", "ci", "1234")).rejects.toThrow(
+        /cannot import ApiKey 1234: Neon returns a key's secret value only in the answer that creates it, so an imported key would have no `key` output\. Declare a new ApiKey instead/,
+      );
+    });
   });
 });
 

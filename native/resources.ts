@@ -26,10 +26,23 @@ export interface Lifecycle {
   delete(id: string, props: Props): Promise<void>;
 }
 
+/**
+ * Compute's diff, deleting first whenever it replaces: what the Compute class's default `deleteBeforeReplace` does for
+ * the dynamic resource (compute/resource.ts, `deletingFirst`: a create refuses a compute named for the resource that
+ * no state is known to hold, compute/owner.ts). A native resource has no class to set the option, so the Diff answers
+ * it; a program's own `deleteBeforeReplace: false` still wins (the engine takes the option over the answer:
+ * pulumi/pulumi step_generator.go). The engine asks no Diff for `--replace` or a new `replacementTrigger`: those need
+ * the option in the program (README, The native plugin).
+ */
+async function computeDiff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
+  const answer = await compute.diff(id, olds, news);
+  return (answer.replaces ?? []).length > 0 ? { ...answer, deleteBeforeReplace: true } : answer;
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   ApiKey: { ...apiKey, delete: apiKey.deleteKey },
   Branch: { ...branch, delete: branch.deleteBranch },
-  Compute: { ...compute, delete: compute.deleteCompute },
+  Compute: { ...compute, diff: computeDiff, delete: compute.deleteCompute },
   Database: { ...database, delete: database.deleteDatabase },
   Role: { ...role, delete: role.deleteRole },
 };

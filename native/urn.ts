@@ -29,16 +29,20 @@ export function parseUrn(urn: string): UrnParts {
   };
 }
 
-/** The new inputs with the internal inputs the program left out filled from the URN. */
-export function withInternalInputs(declaration: Declaration, urn: string, news: Props): Props {
+/** The internal inputs of the resource `urn`, as the dynamic resource's class sets them. */
+export function internalInputs(declaration: Declaration, urn: string): Props {
   const { project, stack, name } = parseUrn(urn);
   const derived: Props = {
     resourceName: name,
     ownerTag: ownerTagFor(project, stack, name),
   };
+  return Object.fromEntries(Object.entries(derived).filter(([property]) => declaration.inputs[property]?.internal));
+}
+
+/** The new inputs with the internal inputs the program left out filled from the URN. */
+export function withInternalInputs(declaration: Declaration, urn: string, news: Props): Props {
   const filled = { ...news };
-  for (const [property, value] of Object.entries(derived)) {
-    if (declaration.inputs[property]?.internal && filled[property] === undefined) filled[property] = value;
-  }
+  for (const [property, value] of Object.entries(internalInputs(declaration, urn)))
+    if (filled[property] === undefined) filled[property] = value;
   return filled;
 }
