@@ -10,6 +10,7 @@ import { declaredInputs, KeyScope, keyRoutes, ListedKey, revokeKey, scopeOf } fr
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { Situation, withHints } from "../shared/hints";
+import { readOrGone } from "../shared/lifecycle";
 import { configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -39,24 +40,26 @@ export const create = withHints(creating, async (inputs: Props): Promise<pulumi.
 );
 
 /** Refresh: reads the key back by id (never by name) in its own list; a revoked or vanished key leaves state. */
-export const read = withHints(listing, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
-  const scope = scopeOf(props);
-  const key = (await keyRoutes(scope).list()).find((candidate) => String(candidate.id) === id);
-  if (!key) return { id: "", props: {} };
-  const drift = scopeDrift(key, scope);
-  if (drift) warn(drift);
-  const outs = {
-    ...props,
-    keyId: key.id,
-    keyName: key.name,
-    createdAt: key.created_at,
-    lastUsedAt: key.last_used_at ?? null,
-    lastUsedFromAddr: key.last_used_from_addr ?? null,
-    projectId: key.project_id ?? null,
-    [DECLARED_PROJECT_ID]: scope.projectId ?? null,
-  };
-  return { id, props: outs, inputs: declaredInputs(key.name, scope) };
-});
+export const read = withHints(listing, (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  readOrGone(async () => {
+    const scope = scopeOf(props);
+    const key = (await keyRoutes(scope).list()).find((candidate) => String(candidate.id) === id);
+    if (!key) return undefined; // its list answered without it: revoked
+    const drift = scopeDrift(key, scope);
+    if (drift) warn(drift);
+    const outs = {
+      ...props,
+      keyId: key.id,
+      keyName: key.name,
+      createdAt: key.created_at,
+      lastUsedAt: key.last_used_at ?? null,
+      lastUsedFromAddr: key.last_used_from_addr ?? null,
+      projectId: key.project_id ?? null,
+      [DECLARED_PROJECT_ID]: scope.projectId ?? null,
+    };
+    return { id, props: outs, inputs: declaredInputs(key.name, scope) };
+  }),
+);
 
 /**
  * A key declared for one project that its list shows limited to another scope (another project, or none: `project_id`

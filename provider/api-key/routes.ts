@@ -5,8 +5,9 @@
  * revoked. The client is taken at call time: nothing here captures a credential.
  */
 import type { OrgApiKey, OrgApiKeyCreated } from "../../sdk";
-import { declaredValue } from "./declaration";
-import { errorKind, resendWhileUnknown } from "../shared/errors";
+import { API_KEY, declaredValue } from "./declaration";
+import { errorKind } from "../shared/errors";
+import { deleteUnlessGone } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
@@ -80,25 +81,23 @@ async function confirmGone(routes: KeyRoutes, id: number, refusal: unknown): Pro
     throw new Error(
       `API key ${id} could not be revoked: ${(refusal as Error).message}; its list answers 404 too, so neon:apiKey ` +
         `does not reach it (an account that is not a member of the key's organization, or the organization is ` +
-        `gone). Nothing was changed: revoke it with a member's personal key, or in the Neon console.`,
+        `gone). Nothing was changed: revoke it with a member's personal key, or in the Neon console ` +
+        `(${API_KEY.docs}).`,
       { cause: error },
     );
   }
 }
 
 /**
- * Revokes a key; one already revoked or gone is fine. A revoke whose outcome is unknown is read back (the key
- * still listed → sent again), a few times, so that a run of lost responses neither fails the step nor leaves a
- * key nobody holds.
+ * Revokes a key; one already revoked or gone is fine once its list answers (confirmGone). A revoke whose outcome is
+ * unknown is read back (the key still listed → sent again), a few times, so that a run of lost responses neither fails
+ * the step nor leaves a key nobody holds (shared/lifecycle.ts, deleteUnlessGone).
  */
-export async function revokeKey(routes: KeyRoutes, id: number): Promise<void> {
+export function revokeKey(routes: KeyRoutes, id: number): Promise<void> {
   const revoke = async () => {
-    try {
-      await routes.revoke(id);
-    } catch (error) {
-      if (errorKind(error) !== "not_found") throw error;
-      await confirmGone(routes, id, error);
-    }
+    await routes.revoke(id); // a key not there answers 404, thrown
+    return true;
   };
-  await resendWhileUnknown(revoke, async () => !(await routes.list()).some((key) => key.id === id));
+  const revoked = async () => !(await routes.list()).some((key) => key.id === id);
+  return deleteUnlessGone(revoke, (refusal) => confirmGone(routes, id, refusal), revoked);
 }

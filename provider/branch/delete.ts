@@ -4,14 +4,15 @@
  * branch, or a branch that has a child branch": OpenAPI `deleteProjectBranch`), a protected branch (Neon docs,
  * Protected branches), a branch with children. One read serves all: the project's branch list (the branch and its
  * children). A branch already gone is fine: the list answered, so the project is reachable and the branch is gone (a
- * 404 of the branch alone might be the key's reach: shared/reachable.ts).
+ * 404 of the branch alone might be the key's reach: shared/lifecycle.ts).
  *
  * Neon deletes a branch's computes, roles and databases with it. Pulumi deletes what depends on the branch first, so
  * what is left is not managed by this stack (or does not declare its dependency): it is named in a warning.
  */
 import type { Branch } from "../../sdk";
 import { warn } from "../shared/diagnostics";
-import { errorKind, resendWhileUnknown } from "../shared/errors";
+import { errorKind } from "../shared/errors";
+import { alreadyProven, deleteUnlessGone } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 import { labelOf } from "./plan";
 
@@ -39,8 +40,9 @@ export async function deleteBranchNow(id: string, props: Props): Promise<void> {
   const refusal = refusalOf(branch, branches, props);
   if (refusal) throw new Error(refusal);
   await warnOfComputes(projectId, branch, props);
+  const remove = async () => (await client().branches.delete(projectId, id)).branch !== undefined;
   try {
-    await resendWhileUnknown(async () => void (await client().branches.delete(projectId, id)));
+    await deleteUnlessGone(remove, alreadyProven); // the list just answered: a 404 now is a branch just deleted
   } catch (error) {
     if (errorKind(error) !== "validation") throw error;
     throw new Error(

@@ -8,7 +8,7 @@ import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
-import { assertProjectReachable } from "../shared/reachable";
+import { goneError, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { adoptBranch, adoptionWarnings, keptOnDelete, noteHeld, noteSeen, protectedReplacement } from "./existing";
@@ -98,20 +98,18 @@ export const create = withHints(inInputsProject, async (inputs: Props): Promise<
 });
 
 /** Refresh: the branch as it is now, and the declared inputs updated from it; one deleted (or expired) leaves. */
-export const read = withHints(inStateProject, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
-  const projectId = String(props.projectId);
-  try {
-    const { branch, annotation } = await client().branches.get(projectId, id);
-    const outs = toOutputs(branch, annotation?.value, { ...props, origin: props.origin ?? originOfRecord(branch) });
-    // Protected outside the program since the last read: said at the refresh, as a destroy may come next.
-    if (props.protected !== true && protectedOutsideProgram(outs, {})) warn(unguardedWarning(labelOf(id, props)));
-    return { id, props: outs, inputs: inputsFromOutputs(outs) };
-  } catch (error) {
-    if (errorKind(error) !== "not_found") throw error;
-    await assertProjectReachable(projectId, { kind: "branch", label: `branch ${id}` });
-    return { id: "", props: {} };
-  }
-});
+export const read = withHints(inStateProject, (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  readOrGone(
+    async () => {
+      const { branch, annotation } = await client().branches.get(String(props.projectId), id);
+      const outs = toOutputs(branch, annotation?.value, { ...props, origin: props.origin ?? originOfRecord(branch) });
+      // Protected outside the program since the last read: said at the refresh, as a destroy may come next.
+      if (props.protected !== true && protectedOutsideProgram(outs, {})) warn(unguardedWarning(labelOf(id, props)));
+      return { id, props: outs, inputs: inputsFromOutputs(outs) };
+    },
+    () => projectAnswers(branchOf(id, props)),
+  ),
+);
 
 export const update = withHints(
   inStateProject,
@@ -138,19 +136,21 @@ export const deleteBranch = withHints(inStateProject, async (id: string, props: 
   await deleteBranchNow(id, props);
 });
 
+/** How the lifecycle's messages name the branch `id` (shared/lifecycle.ts). */
+const branchOf = (id: string, props: Props): ProjectObject => ({
+  kind: "branch",
+  label: labelOf(id, props),
+  projectId: String(props.projectId),
+  docs: BRANCH.docs,
+});
+
 /** A 404 during an update: the branch deleted (or expired) outside Pulumi, said with how to bring the state in line. */
 async function explainGone(id: string, olds: Props, error: unknown): Promise<unknown> {
-  const projectId = String(olds.projectId);
   try {
-    const branches = await client().branches.list(projectId);
+    const branches = await client().branches.list(String(olds.projectId));
     if (branches.some((b) => b.id === id)) return error;
   } catch {
     return error; // the project does not answer: the 404 may be the key's reach (hints.ts says so)
   }
-  return new Error(
-    `${labelOf(id, olds)} no longer exists in project ${projectId}: it was deleted outside Pulumi, or it expired ` +
-      `(${(error as Error).message}). Run pulumi refresh to remove it from the state, then pulumi up creates it ` +
-      `again (or both at once: pulumi up --refresh).`,
-    { cause: error },
-  );
+  return goneError(branchOf(id, olds), { cause: error, also: "or it expired" });
 }

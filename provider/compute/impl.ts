@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete, refusesAdoptedReplace } from "./adopt";
 import { createCompute } from "./create";
 import { COMPUTE } from "./declaration";
-import { createTarget, explainNotFound, updateTarget } from "./missing";
+import { computeOf, createTarget, explainNotFound, updateTarget } from "./missing";
 import { ApiEndpoint, declaredOf, inputsFromOutputs, outputsAfter, toOutputs } from "./outputs";
 import { noteHeld, noteSeen } from "./owner";
 import { connectionWarning, keepOldSpelling, planComputeChange } from "./plan";
@@ -15,9 +15,9 @@ import { checkInputs, Declaration } from "../shared/declaration";
 import { stableJson } from "../shared/stable-json";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { warn } from "../shared/diagnostics";
-import { errorKind, OUTCOME_UNKNOWN, resendWhileUnknown, ResourceInitError } from "../shared/errors";
+import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
-import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { deleteUnlessGone, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
@@ -100,17 +100,16 @@ export const create = withHints(inInputsProject, async (inputs: Props): Promise<
 });
 
 /** Refresh: the compute as it is now, and the declared inputs updated from it; one deleted outside Pulumi leaves. */
-export const read = withHints(inStateProject, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
-  try {
-    const endpoint = (await client().endpoints.get(String(props.projectId), id)) as ApiEndpoint;
-    const outs = toOutputs(endpoint, props);
-    return { id, props: outs, inputs: inputsFromOutputs(outs) };
-  } catch (error) {
-    if (errorKind(error) !== "not_found") throw error;
-    await assertProjectReachable(String(props.projectId), computeNamed(id));
-    return { id: "", props: {} };
-  }
-});
+export const read = withHints(inStateProject, (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  readOrGone(
+    async () => {
+      const endpoint = (await client().endpoints.get(String(props.projectId), id)) as ApiEndpoint;
+      const outs = toOutputs(endpoint, props);
+      return { id, props: outs, inputs: inputsFromOutputs(outs) };
+    },
+    () => projectAnswers(computeOf(id, props)),
+  ),
+);
 
 export const update = withHints(
   inStateProject,
@@ -130,10 +129,9 @@ export const update = withHints(
 );
 
 /**
- * Deletes and waits; a compute already gone is fine. A delete whose outcome is unknown is read back by the client
- * (gone → done) and only then sent again, a few times, so that a run of lost responses does not fail the step.
- * A compute the state's `adoptId` names is left on the service, with a warning (adopt.ts: a replacement
- * may hold it now).
+ * Deletes and waits; a compute already gone is fine once its project answers (shared/lifecycle.ts). A delete whose
+ * outcome is unknown is read back by the client (gone → done) and only then sent again. A compute the state's
+ * `adoptId` names is left on the service, with a warning (adopt.ts: a replacement may hold it now).
  */
 export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
@@ -142,21 +140,14 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
     return;
   }
   await refuseDeleteOnProtectedBranch(`compute ${id}`, props);
-  const projectId = String(props.projectId);
+  const remove = async () => (await client().endpoints.delete(String(props.projectId), id)).endpoint !== undefined;
   try {
-    let found = true;
-    await resendWhileUnknown(
-      async () => void (found = (await client().endpoints.delete(projectId, id)).endpoint !== undefined),
-    );
-    if (!found) await assertProjectReachable(projectId, computeNamed(id));
+    await deleteUnlessGone(remove, () => projectAnswers(computeOf(id, props)));
   } catch (error) {
     if (errorKind(error) !== "validation") throw error;
     throw new Error(deleteRefused(id, props, error), { cause: error });
   }
 });
-
-/** How a 404's message names this compute (shared/reachable.ts). */
-const computeNamed = (id: string): MissingObject => ({ kind: "compute", label: `compute ${id}` });
 
 /**
  * The service refused the delete (it refuses for a compute of a protected branch: api.md, Delete). Says how to let go

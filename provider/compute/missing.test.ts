@@ -32,7 +32,7 @@ it("a compute deleted outside Pulumi: names it, says it no longer exists, and to
   expect(explained.message).toBe(
     `Compute "db" (${endpoint.id}) no longer exists in project ${emulator.projectId}: it was deleted outside Pulumi ` +
       "(HTTP 404: endpoint not found). Run `pulumi refresh` to remove it from the state, then `pulumi up` creates it " +
-      "again (or both at once: `pulumi up --refresh`).",
+      "again, or run both at once with `pulumi up --refresh` (docs/resources.md#compute).",
   );
   expect(explained.cause).toBe(error);
 });

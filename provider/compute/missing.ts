@@ -6,7 +6,9 @@
  */
 import type { Branch } from "../../sdk";
 import { errorKind, found } from "../shared/errors";
+import { goneError, ProjectObject } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
+import { COMPUTE } from "./declaration";
 
 type Props = Record<string, unknown>;
 
@@ -48,7 +50,7 @@ export async function explainNotFound(error: unknown, target: Target): Promise<u
     if (branches === undefined) return error; // the project does not answer: the 404 may be the key's reach
     const { id, branchId } = target;
     if (id !== undefined && (await found(() => client().endpoints.get(target.projectId, id))) === undefined)
-      return new Error(computeGone(target, error), { cause: error });
+      return goneError(computeOf(id, target), { cause: error });
     if (branchId !== undefined && !branches.some((branch: Branch) => branch.id === branchId))
       return new Error(branchMissing(target, error), { cause: error });
   } catch {
@@ -57,18 +59,15 @@ export async function explainNotFound(error: unknown, target: Target): Promise<u
   return error;
 }
 
-function label(target: Target): string {
-  const name = typeof target.resourceName === "string" ? `Compute "${target.resourceName}"` : "Compute";
-  return target.id === undefined ? name : `${name} (${target.id})`;
+/** How the lifecycle's messages name the compute `id` (shared/lifecycle.ts), from its state (or an update's target). */
+export function computeOf(id: string, props: { projectId?: unknown; resourceName?: unknown }): ProjectObject {
+  const label = typeof props.resourceName === "string" ? `Compute "${props.resourceName}" (${id})` : `Compute ${id}`;
+  return { kind: "compute", label, projectId: String(props.projectId), docs: COMPUTE.docs };
 }
 
-/** The compute of the state is gone (its project answers): a refresh removes it, and the next `up` creates it. */
-function computeGone(target: Target, error: unknown): string {
-  return (
-    `${label(target)} no longer exists in project ${target.projectId}: it was deleted outside Pulumi ` +
-    `(${(error as Error).message}). Run \`pulumi refresh\` to remove it from the state, then \`pulumi up\` creates ` +
-    `it again (or both at once: \`pulumi up --refresh\`).`
-  );
+function label(target: Target): string {
+  if (target.id !== undefined) return computeOf(target.id, target).label;
+  return typeof target.resourceName === "string" ? `Compute "${target.resourceName}"` : "Compute";
 }
 
 /** The branch to create the compute on, or to move it to, is not in its project (deleted outside Pulumi, or a typo). */

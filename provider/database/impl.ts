@@ -12,8 +12,8 @@ import { addressOf } from "../shared/branch-objects";
 import { checkInputs, recordedInputs } from "../shared/declaration";
 import { trackDelete } from "../shared/deletes-in-flight";
 import type { DiffAnswer } from "../shared/diff-answer";
-import { resendWhileUnknown } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
+import { alreadyProven, deleteUnlessGone, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { nameToWrite, readOurs } from "../shared/identity";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
@@ -51,12 +51,14 @@ export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.
  * recorded in the inputs: the next `up` renames it back); one deleted outside Pulumi, or whose branch was deleted,
  * leaves the state (once its project answers).
  */
-export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
-  const database = await readOurs(databaseTarget(id, props));
-  if (database === undefined) return { id: "", props: {} };
-  const outs = toOutputs(database, String(props.projectId));
-  return { id, props: outs, inputs: recordedInputs(DATABASE, outs) };
-});
+export const read = withHints(inState, (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  readOrGone(async () => {
+    const database = await readOurs(databaseTarget(id, props)); // undefined: gone, its project answering
+    if (database === undefined) return undefined;
+    const outs = toOutputs(database, String(props.projectId));
+    return { id, props: outs, inputs: recordedInputs(DATABASE, outs) };
+  }),
+);
 
 export const update = withHints(
   inState,
@@ -77,6 +79,7 @@ export const deleteDatabase = withHints(inState, async (id: string, props: Props
     await refuseDeleteOnProtectedBranch(`database ${String(props.name)}`, props);
     const name = await nameToWrite(databaseTarget(id, props), "delete");
     if (name === undefined) return;
-    await resendWhileUnknown(async () => void (await client().databases.delete(projectId, branchId, name)));
+    const remove = async () => (await client().databases.delete(projectId, branchId, name)).database !== undefined;
+    await deleteUnlessGone(remove, alreadyProven); // nameToWrite just read its branch's list, which held it
   });
 });

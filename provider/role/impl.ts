@@ -11,13 +11,13 @@ import { createWarning, deleteFirstWarning, resetWarning } from "./warnings";
 import { checkInputs } from "../shared/declaration";
 import { passwordNow } from "./passwords";
 import { databasesStillOwned } from "./owned";
-import { explainDeleteRefused, ownsDatabases, roleGone } from "./refusal";
+import { explainDeleteRefused, ownsDatabases } from "./refusal";
 import { updateRole } from "./update";
 
-import { errorKind, resendWhileUnknown } from "../shared/errors";
+import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
-import { assertProjectReachable, MissingObject } from "../shared/reachable";
+import { deleteUnlessGone, goneError, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
@@ -68,10 +68,13 @@ const inState = (id: string, props: Props, ..._news: unknown[]): Situation => {
   return { op: "role", projectId, branchId };
 };
 
-/** How a 404's message names a role (shared/reachable.ts). */
-const roleNamed = (address: RoleAddress): MissingObject => ({
+/** How the lifecycle's messages name a role (shared/lifecycle.ts). */
+const roleOf = ({ projectId, branchId, name }: RoleAddress): ProjectObject => ({
   kind: "role",
-  label: `role ${address.name} of branch ${address.branchId}`,
+  label: `Role ${name}`,
+  projectId,
+  branchId,
+  docs: ROLE.docs,
 });
 
 /** The role as its state records it, for the identity check before a write (shared/identity.ts): no id, its creation time. */
@@ -90,16 +93,17 @@ export const create = withHints(inInputs, async (inputs: Props): Promise<pulumi.
  * outside Pulumi, a branch reset); else kept from state, with no request (passwords.ts). No inputs are returned: a
  * role has nothing that can change on the service but its existence and its password.
  */
-export const read = withHints(inState, async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => {
-  const address = roleAddressOf(props, id);
-  const role = await readOurs(roleTarget(id, props));
-  if (role === undefined) return { id: "", props: {} };
-  const carried = { ...props, projectId: address.projectId };
-  const outs = toOutputs(role, carried, undefined);
-  const password = await passwordNow(address, props, outs);
-  if (password !== undefined) outs.password = password;
-  return { id, props: outs };
-});
+export const read = withHints(inState, (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  readOrGone(async () => {
+    const address = roleAddressOf(props, id);
+    const role = await readOurs(roleTarget(id, props)); // undefined: gone, its project answering
+    if (role === undefined) return undefined;
+    const outs = toOutputs(role, { ...props, projectId: address.projectId }, undefined);
+    const password = await passwordNow(address, props, outs);
+    if (password !== undefined) outs.password = password;
+    return { id, props: outs };
+  }),
+);
 
 export const update = withHints(
   inState,
@@ -109,9 +113,9 @@ export const update = withHints(
       return { outs: await updateRole(id, olds, news) };
     } catch (error) {
       if (errorKind(error) !== "not_found") throw error;
-      const address = roleAddressOf(olds, id);
-      await assertProjectReachable(address.projectId, roleNamed(address));
-      throw roleGone(address, error);
+      const role = roleOf(roleAddressOf(olds, id));
+      await projectAnswers(role);
+      throw goneError(role, { cause: error });
     }
   },
 );
@@ -146,11 +150,8 @@ export const deleteRole = withHints(inState, async (id: string, props: Props): P
 const refused = (error: unknown): boolean => ["validation", "conflict"].includes(errorKind(error) ?? "");
 
 /** One DELETE (resent only once read back as not applied); a role not there is fine once its project answers. */
-async function sendDelete(address: RoleAddress): Promise<void> {
+function sendDelete(address: RoleAddress): Promise<void> {
   const { projectId, branchId, name } = address;
-  let deleted = true;
-  await resendWhileUnknown(
-    async () => void (deleted = (await client().roles.delete(projectId, branchId, name)).role !== undefined),
-  );
-  if (!deleted) await assertProjectReachable(projectId, roleNamed(address));
+  const remove = async () => (await client().roles.delete(projectId, branchId, name)).role !== undefined;
+  return deleteUnlessGone(remove, () => projectAnswers(roleOf(address)));
 }

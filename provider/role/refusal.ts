@@ -69,13 +69,3 @@ export async function ownedDatabases(address: RoleAddress): Promise<string[] | u
     return undefined;
   }
 }
-
-/** The role of the state is gone (its project answers): a refresh removes it, and the next `up` creates it. */
-export function roleGone(address: RoleAddress, error: unknown): Error {
-  return new Error(
-    `Role ${address.name} no longer exists on branch ${address.branchId} of project ${address.projectId}: it was ` +
-      `deleted outside Pulumi (${(error as Error).message}). Run \`pulumi refresh\` to remove it from the state, ` +
-      `then \`pulumi up\` creates it again (or both at once: \`pulumi up --refresh\`).`,
-    { cause: error },
-  );
-}

@@ -18,7 +18,7 @@ import type { Database, Role } from "../../sdk";
 import { BranchAddress } from "./branch-objects";
 import { warn } from "./diagnostics";
 import { found } from "./errors";
-import { assertProjectReachable } from "./reachable";
+import { goneError, goneText, ProjectObject, projectAnswers } from "./lifecycle";
 import { client } from "./runtime";
 
 /** What the docs say of objects renamed or replaced outside Pulumi. */
@@ -104,11 +104,10 @@ export async function nameToWrite<K extends keyof Objects>(
     warn(`${renamedText(target, now.object, now.holder)}: ${doing} ${now.object.name}. ${RECORD_NAME}`);
     return now.object.name;
   }
-  if (!now.holder) await assertReachable(target);
-  if (write === "change")
-    throw new Error(`${goneText(target, now.holder)} Nothing was changed. ${refreshAdvice(target, now.holder)}`);
+  if (!now.holder) await projectAnswers(objectOf(target));
+  if (write === "change") throw goneError(objectOf(target), { ...taken(target, now.holder), refused: true });
   if (now.holder)
-    warn(`${goneText(target, now.holder)} Nothing was deleted; the resource leaves the state (${IDENTITY_DOCS}).`);
+    warn(`${gone(target, now.holder)} Nothing was deleted; the resource leaves the state (${IDENTITY_DOCS}).`);
   return undefined;
 }
 
@@ -119,15 +118,15 @@ export async function nameToWrite<K extends keyof Objects>(
 export async function readOurs<K extends keyof Objects>(target: Target<K>): Promise<Objects[K] | undefined> {
   const now = await identify(target);
   if (now.found !== "gone") return now.object;
-  if (now.holder) warn(`${goneText(target, now.holder)} The refresh removes it from the state (${IDENTITY_DOCS}).`);
-  else await assertReachable(target);
+  if (now.holder) warn(`${gone(target, now.holder)} The refresh removes it from the state (${IDENTITY_DOCS}).`);
+  else await projectAnswers(objectOf(target));
   return undefined;
 }
 
-/** A 404 proves the target gone only once its project answers (shared/reachable.ts). */
-function assertReachable(target: Target): Promise<void> {
-  const label = `${target.label} of branch ${target.address.branchId}`;
-  return assertProjectReachable(target.address.projectId, { kind: target.kind, label });
+/** The target as the lifecycle's messages name it (shared/lifecycle.ts): a 404 proves it gone once its project answers. */
+function objectOf(target: Target): ProjectObject {
+  const { projectId, branchId } = target.address;
+  return { kind: target.kind, label: target.label, projectId, branchId, docs: IDENTITY_DOCS };
 }
 
 const RECORD_NAME = `Run \`pulumi refresh\` to record its name (${IDENTITY_DOCS}).`;
@@ -143,17 +142,13 @@ function renamedText(target: Target, object: NamedObject, holder: NamedObject | 
   return `${where} was renamed outside Pulumi to ${object.name}${holder ? `, and ${holderText(target.kind, holder)}` : ""}`;
 }
 
-/** Ours is gone: says so, and names the object that holds its name, if any (one sentence). */
-export function goneText(target: Target, holder: NamedObject | undefined): string {
-  const { projectId, branchId } = target.address;
-  const other = holder ? `, and ${holderText(target.kind, holder)}` : "";
-  return `${target.label} no longer exists on branch ${branchId} of project ${projectId}: it was deleted outside Pulumi${other}.`;
+/** What a message about ours gone adds: the object that holds its name, if any, and what to do then. */
+function taken(target: Target, holder: NamedObject | undefined): { also?: string; next?: string } {
+  if (!holder) return {};
+  const next = `give it another name, or remove it from the program: the other ${target.kind} stays`;
+  return { also: `and ${holderText(target.kind, holder)}`, next };
 }
 
-/** What to do about a target gone from its branch. */
-function refreshAdvice(target: Target, holder: NamedObject | undefined): string {
-  const next = holder
-    ? `give it another name, or remove it from the program (the other ${target.kind} stays)`
-    : "`pulumi up` creates it again (or both at once: `pulumi up --refresh`)";
-  return `Run \`pulumi refresh\` to remove it from the state, then ${next} (${IDENTITY_DOCS}).`;
-}
+/** Ours is gone: says so, and names the object that holds its name, if any (one sentence). */
+const gone = (target: Target, holder: NamedObject | undefined): string =>
+  goneText(objectOf(target), taken(target, holder));

@@ -47,7 +47,9 @@ it("refresh and destroy with an organization key that does not reach the compute
   ok(await stack.up()); // saves the new key for refresh and destroy, sending nothing
 
   const refresh = await stack.refresh();
-  expect(refresh.error?.message).toMatch(/compute .* was not found, and neither was its project .*Nothing was changed/);
+  expect(refresh.error?.message).toMatch(
+    /Compute "db" \(ep-.*\) was not found, and neither was its project .*Nothing was changed/,
+  );
   expect(stored(stack, "db")).toBe(true);
   const destroy = await stack.destroy({ skipPreview: true });
   expect(destroy.error?.message).toContain(`neither was its project ${world.projectId}`);
