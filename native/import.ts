@@ -23,7 +23,7 @@ import {
 } from "../provider/shared/ids";
 import { Declaration, programInputs, sameValue } from "../provider/shared/declaration";
 import { found } from "../provider/shared/errors";
-import { assertProjectReachable } from "../provider/shared/reachable";
+import { projectAnswers } from "../provider/shared/lifecycle";
 import { client } from "../provider/shared/runtime";
 import type { Served } from "./resources";
 import { internalInputs } from "./urn";
@@ -123,7 +123,7 @@ export async function importResource(served: Served, importId: string, urn: stri
   const internal = internalInputs(declaration, urn);
   const located = await importer.locate(parts);
   const read = located && (await lifecycle.read(located.id, { ...located.props, ...internal }));
-  if (!read?.id) throw await missing(declaration.name, importId, parts);
+  if (!read?.id) throw await missing(declaration, importId, parts);
   const outputs = { ...(read.props as Props) };
   const inputs = importedInputs(declaration, outputs, importer.leftOut);
   if (importer.recordsDeclared) outputs.declared = Object.keys({ ...inputs, ...internal }).sort();
@@ -132,12 +132,13 @@ export async function importResource(served: Served, importId: string, urn: stri
 
 /**
  * The object is not there: said, naming it, once its project answers (a project out of the key's reach answers 404
- * too, and then that is said instead: shared/reachable.ts).
+ * too, and then that is said instead: shared/lifecycle.ts projectAnswers).
  */
-async function missing(type: string, importId: string, parts: string[]): Promise<Error> {
+async function missing(declaration: Declaration, importId: string, parts: string[]): Promise<Error> {
+  const { name: type, docs } = declaration;
   const [projectId, branchId] = parts;
   const label = `${type.toLowerCase()} ${parts[parts.length - 1]}`;
-  await assertProjectReachable(projectId, { kind: type.toLowerCase(), label });
+  await projectAnswers({ kind: type.toLowerCase(), label, projectId, docs });
   const where = parts.length > 2 ? `branch ${branchId} of project ${projectId}` : `project ${projectId}`;
   return new Error(`cannot import ${type} ${importId}: ${label} does not exist in ${where}`);
 }
