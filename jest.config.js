@@ -2,6 +2,11 @@
  * Tests run on the compiled CommonJS in dist/, the same code a user's `pulumi up` loads: serialized dynamic
  * providers must be produced from real compiled modules, not from a transform jest applies in memory.
  */
+// The plugins the local engine starts load @pulumi/pulumi's closure serializer (TypeScript, arborist) on first use,
+// which a plugin never comes to: a plugin's CPU 1.75 s -> 0.70 s, and the suites start two plugins per `up`
+// (testing/lazy-serializer.ts; docs/development.md has the figures). Off for users unless they set it.
+process.env.PULUMI_NEON_TESTING_LAZY_SERIALIZER ??= "1";
+
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/dist"],
