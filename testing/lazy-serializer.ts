@@ -95,4 +95,4 @@ function resolves(request: string, parent: unknown): boolean {
 }
 
 // Preloaded (`--require <this file>`) it installs itself; imported (its test), it only exports.
-if (process.execArgv.includes(__filename)) install();
+if (process.execArgv.some((arg) => path.resolve(arg) === __filename)) install();
