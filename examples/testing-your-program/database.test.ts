@@ -66,12 +66,12 @@ test("moving the replica to another branch is one PATCH", async () => {
   expect(writes(up).map((r) => r.method)).toEqual(["PATCH"]);
 });
 
-test("changing the replica's type replaces it: the new compute first, then the old one deleted", async () => {
+test("changing the replica's type replaces it: the old compute deleted first, then the new one made", async () => {
   args = { ...args, replicaType: "read_write" };
   const preview = await ok(stack.preview());
   expect(plan(preview)).toContain("replace replica");
   const up = await ok(stack.up());
-  expect(writes(up).map((r) => r.method)).toEqual(["POST", "DELETE"]);
+  expect(writes(up).map((r) => r.method)).toEqual(["DELETE", "POST"]);
 });
 
 test("the deploy key stays a secret in the outputs and in the state", async () => {
