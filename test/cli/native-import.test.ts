@@ -13,9 +13,8 @@ import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
 import { NeonClient } from "../../sdk";
 import { cliRootOrThrow } from "./cli-world";
-import { ProgramDir, Run } from "./program-dir";
+import { nativeProgramDir, ProgramDir, Run } from "./program-dir";
 
-const REPO_ROOT = path.resolve(__dirname, "../../..");
 const PROJECT = "neon-native-import";
 
 let emulator: Emulator;
@@ -23,13 +22,9 @@ let dir: ProgramDir;
 
 beforeAll(async () => {
   emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
-  dir = new ProgramDir({
+  dir = nativeProgramDir(emulator, cliRootOrThrow(), {
     prefix: "native-import",
     project: PROJECT,
-    emulator,
-    cliRoot: cliRootOrThrow(),
-    typescript: true,
-    pulumiYaml: ["plugins:", "  providers:", "    - name: neon", `      path: ${path.join(REPO_ROOT, "bin")}`],
     program: [
       `import * as pulumi from "@pulumi/pulumi";`,
       ``,

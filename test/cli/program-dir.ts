@@ -10,6 +10,26 @@ import { Emulator } from "../../emulator";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
+/** Pulumi.yaml's lines that point the engine at this repository's native plugin (bin/pulumi-resource-neon). */
+export const NATIVE_PLUGIN_YAML = [
+  "plugins:",
+  "  providers:",
+  "    - name: neon",
+  `      path: ${path.join(REPO_ROOT, "bin")}`,
+];
+
+/**
+ * A TypeScript program for this repository's native plugin, run by the real CLI (`cliRoot`) against `emulator`:
+ * Pulumi.yaml points the engine at bin/pulumi-resource-neon.
+ */
+export function nativeProgramDir(
+  emulator: Emulator,
+  cliRoot: string,
+  options: Pick<ProgramDirOptions, "prefix" | "project" | "program">,
+): ProgramDir {
+  return new ProgramDir({ ...options, emulator, cliRoot, typescript: true, pulumiYaml: NATIVE_PLUGIN_YAML });
+}
+
 export interface Run {
   code: number | null;
   signal: NodeJS.Signals | null;
