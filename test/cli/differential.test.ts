@@ -89,7 +89,7 @@ describe("the local engine against the real Pulumi CLI", () => {
     expectAlike(local, real);
   });
 
-  it("--replace of the replica: create the new one, then delete the old", async () => {
+  it("--replace of the replica: the old one deleted, then the new one made (the class's deleteBeforeReplace)", async () => {
     const [local, real] = await both("replace-target", (side) => side.stack.up({ replace: ["replica"] }));
     expectAlike(local, real);
   });
