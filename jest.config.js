@@ -13,7 +13,7 @@ module.exports = {
   testMatch: ["**/*.test.js"],
   // No transform: dist/ is tsc's CommonJS, run as Node runs it. jest's default, babel-jest, reprinted every file of
   // dist/ (a serialized provider's text was babel's, not what a user's plugin loads): 4.5 s of CPU for the files a
-  // plugin test loads on an empty cache (CI's), and 0.1 s a file with the cache (dist/sdk and dist/provider's 42
+  // plugin test loads on an empty cache (CI's), and 0.1 s a file with the cache (dist/client and dist/provider's 42
   // files: 3.5 to 5 s less CPU). Nothing here needs babel's hoisting of jest.mock.
   transform: {},
   // test/cli runs through the real Pulumi CLI: npm run test:pulumi (jest.pulumi.config.js).

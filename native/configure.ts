@@ -4,14 +4,14 @@
  * inputs, both as the request's arguments (`apiKey`, possibly a secret) and, deprecated, as its variables
  * (`neon:config:apiKey`) (pulumi/pulumi provider_plugin.go, Configure). Either is read here, the arguments first; a
  * setting in neither falls back to NEON_API_KEY / NEON_API_HOST as the dynamic provider's does
- * (sdk/config.ts `resolveConfig`).
+ * (client/config.ts `resolveConfig`).
  *
  * The engine starts one plugin process per provider (pkg/host/host.go, Provider: a new plugin for each load), so the
  * process-wide settings of provider/shared/runtime.ts are this provider's own: two explicit providers of one
  * program, with two accounts' keys, are two processes, each using its own key.
  */
 import { ConfigureRequest } from "@pulumi/pulumi/proto/provider_pb";
-import type { ConfigSource } from "../sdk";
+import type { ConfigSource } from "../client";
 import { configure as configureRuntime } from "../provider/shared/runtime";
 import { receive } from "./wire";
 

@@ -24,7 +24,7 @@ import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Emulator, startEmulator } from "../emulator";
-import { NeonClient } from "../sdk";
+import { NeonClient } from "../client";
 import { UNKNOWN } from "../provider/shared/unknown";
 import { secret } from "./wire";
 

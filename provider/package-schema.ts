@@ -1,6 +1,6 @@
 /**
  * The package's part of `schema.json` that no resource declares: its name and description, the provider's
- * configuration (sdk/config.ts reads the same keys: test/schema checks them), the functions and their types, and the
+ * configuration (client/config.ts reads the same keys: test/schema checks them), the functions and their types, and the
  * languages' settings. The resources and their enumerations come from their declarations (provider/declarations.ts);
  * `npm run generate` (scripts/generate.ts) puts the two together. The version is package.json's.
  */

@@ -6,7 +6,7 @@
  * project's list).
  */
 import { Emulator } from "../emulator";
-import { NeonClient } from "../sdk";
+import { NeonClient } from "../client";
 
 export const BRANCH_EXAMPLE = "pr-preview";
 /** The pull request's stack: the program names its branch after it. */

@@ -13,7 +13,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Emulator } from "../emulator";
-import { NeonClient } from "../sdk";
+import { NeonClient } from "../client";
 import { isExecutable } from "../testing/cli";
 import {
   BRANCH_EXAMPLE,

@@ -4,7 +4,7 @@
  * the state afterwards), so that refresh and destroy never look for a key in the wrong list, where it would seem
  * revoked. The client is taken at call time: nothing here captures a credential.
  */
-import type { OrgApiKey, OrgApiKeyCreated } from "../../sdk";
+import type { OrgApiKey, OrgApiKeyCreated } from "../../client";
 import { API_KEY, declaredValue } from "./declaration";
 import { errorKind } from "../shared/errors";
 import { deleteUnlessGone } from "../shared/lifecycle";

@@ -12,7 +12,7 @@
  * - A branch that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so the
  *   engine keeps it in state and nothing is orphaned.
  */
-import type { Branch } from "../../sdk";
+import type { Branch } from "../../client";
 import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";

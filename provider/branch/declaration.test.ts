@@ -1,4 +1,4 @@
-import type { Branch } from "../../sdk";
+import type { Branch } from "../../client";
 import { checkInputs, Declaration } from "../shared/declaration";
 import { UNKNOWN } from "../shared/unknown";
 import { BRANCH, checkSeveral } from "./declaration";

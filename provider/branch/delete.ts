@@ -9,7 +9,7 @@
  * Neon deletes a branch's computes, roles and databases with it. Pulumi deletes what depends on the branch first, so
  * what is left is not managed by this stack (or does not declare its dependency): it is named in a warning.
  */
-import type { Branch } from "../../sdk";
+import type { Branch } from "../../client";
 import { warn } from "../shared/diagnostics";
 import { errorKind } from "../shared/errors";
 import { alreadyProven, deleteUnlessGone } from "../shared/lifecycle";

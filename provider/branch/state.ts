@@ -10,7 +10,7 @@
  * `parent_lsn` (and drops its `parent_timestamp`), and a schema-only branch has no `parent_id`, yet neither is a change
  * of the program (a diff against the record would replace the branch after every reset).
  */
-import type { Branch, BranchCreateRequest } from "../../sdk";
+import type { Branch, BranchCreateRequest } from "../../client";
 import {
   apiBody,
   outputNames,

@@ -12,7 +12,7 @@
  * - A failed update records the branch as the service has it (ResourceInitError), with the old `resetTriggers` unless
  *   the branch was reset (its `last_reset_at` moved), so the next `up` does what is still missing and no more.
  */
-import type { Branch } from "../../sdk";
+import type { Branch } from "../../client";
 import { ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { annotationsChangeError, labelOf, planBranchChange } from "./plan";

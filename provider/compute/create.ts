@@ -12,7 +12,7 @@
  * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
  *   engine keeps it in state and the next `up` repairs it instead of creating another.
  */
-import type { Endpoint } from "../../sdk";
+import type { Endpoint } from "../../client";
 import { ApiEndpoint, toCreateBody, toOutputs } from "./outputs";
 import { attemptName, noteSent, refuseStrays } from "./owner";
 import { describeBranchConflict, poolerRefusal } from "./refusal";

@@ -44,7 +44,7 @@ const reported = (api: string, description: string, more: Partial<OutputRow> = {
   description,
   ...more,
 });
-/** The service may leave it out of its answer (sdk/schemas.ts). */
+/** The service may leave it out of its answer (client/schemas.ts). */
 const MAYBE = { optional: true };
 
 const COMPUTE_TYPE: EnumType = {

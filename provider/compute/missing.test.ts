@@ -1,5 +1,5 @@
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonClient, NeonError } from "../../sdk";
+import { NeonClient, NeonError } from "../../client";
 import { createTarget, explainNotFound, updateTarget } from "./missing";
 import { configure } from "../shared/runtime";
 

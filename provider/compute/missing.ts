@@ -4,7 +4,7 @@
  * fix: a raw `HTTP 404: endpoint not found`, with advice about keys, left a user with a deleted compute no way forward.
  * Only what a read proves is said: a project that does not answer keeps the 404 (and its advice: hints.ts).
  */
-import type { Branch } from "../../sdk";
+import type { Branch } from "../../client";
 import { errorKind, found } from "../shared/errors";
 import { goneError, ProjectObject } from "../shared/lifecycle";
 import { client } from "../shared/runtime";

@@ -4,7 +4,7 @@
  * under another. What the rows cannot say is here: the pooled host and max_connections, the inputs carried as given,
  * the inputs kept where the service does not report them, and the provider's records (`declared`, `overridden`).
  */
-import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../sdk";
+import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../client";
 import { COMPUTE } from "./declaration";
 import { Overrides, planComputeChange } from "./plan";
 import { maxConnectionsFor } from "./sizes";
@@ -26,7 +26,7 @@ const CARRIED_INPUTS = Object.keys(DECLARED.outputs).filter((p) => !DECLARED.out
 /**
  * Inputs whose field the service may not report: the deprecated pooler fields (api.md, Pooler fields: removal
  * scheduled for 2026-06-20) and the fields the client does not require because the provider only copies them
- * (sdk/schemas.ts). When the record lacks one, the output keeps what the program asked for, so that the next diff has
+ * (client/schemas.ts). When the record lacks one, the output keeps what the program asked for, so that the next diff has
  * something to compare with instead of seeing a change on every `up` (and no value is recorded as overridden by
  * `undefined`). `pgSettings` and `preloadLibraries` are kept the same way when the record has no `settings`. Not
  * `name`: a compute without a name is reported without one, and that absence is a difference to apply.

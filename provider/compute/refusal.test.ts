@@ -1,4 +1,4 @@
-import { NeonError } from "../../sdk";
+import { NeonError } from "../../client";
 import { poolerRefusal, refusalAbout } from "./refusal";
 
 const refused = (message: string, status = 400) =>

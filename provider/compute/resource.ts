@@ -124,7 +124,7 @@ function ownerTagOf(name: string): string {
  * replace, restart or only PATCH it.
  */
 export class Compute extends pulumi.dynamic.Resource {
-  // Outputs typed `| undefined` come from fields the service may leave out of its answer (sdk/schemas.ts).
+  // Outputs typed `| undefined` come from fields the service may leave out of its answer (client/schemas.ts).
   declare readonly endpointId: pulumi.Output<string>;
   declare readonly projectId: pulumi.Output<string>;
   declare readonly branchId: pulumi.Output<string>;

@@ -11,7 +11,7 @@
  *   update with the compute as the service left it. What a refusal means is explained in refusal.ts, with a branch's one
  *   primary in the way.
  */
-import type { Operation } from "../../sdk";
+import type { Operation } from "../../client";
 import { ApiEndpoint, outputsAfter, recordedOutputs, toPatchBody } from "./outputs";
 import { Overrides, planComputeChange } from "./plan";
 import { describeBranchConflict, explainRefusal, moveRefusedFor } from "./refusal";

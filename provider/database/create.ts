@@ -10,7 +10,7 @@
  * - A database that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so
  *   the engine keeps it in state and nothing is orphaned.
  */
-import type { Database } from "../../sdk";
+import type { Database } from "../../client";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
 
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";

@@ -7,7 +7,7 @@
  * change a resource's id in an update: the resource's id is the service's database id, which stays.
  */
 import { postgresName } from "../shared/branch-objects";
-import type { Database } from "../../sdk";
+import type { Database } from "../../client";
 import { Declaration, outputsFrom, planChange, SchemaType, projectIdRow, branchIdRow } from "../shared/declaration";
 
 import { Validator } from "../shared/validators";

@@ -3,7 +3,7 @@
  * in the console): the state's name then answers 404 while the database is still there under another name. The id
  * stays, and the branch's list shows it.
  */
-import type { Database } from "../../sdk";
+import type { Database } from "../../client";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
 import { found } from "../shared/errors";
 import { recordedIn, Target } from "../shared/identity";

@@ -9,7 +9,7 @@
  *   new name and owner, the update is done; otherwise it is sent again (a few times). Never resent blindly.
  * - A PATCH applied whose operations failed or timed out keeps the database in state as it now is (ResourceInitError).
  */
-import type { Database } from "../../sdk";
+import type { Database } from "../../client";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
 import { apiBody } from "../shared/declaration";
 import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";

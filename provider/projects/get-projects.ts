@@ -4,7 +4,7 @@
  * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NeonError, Project } from "../../sdk";
+import { NeonError, Project } from "../../client";
 import { programClient } from "../shared/program-client";
 
 export interface GetProjectsArgs {

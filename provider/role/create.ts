@@ -10,7 +10,7 @@
  * - A role that exists but whose operations failed or timed out is reported with its id (ResourceInitError), with
  *   its password read back, so the engine keeps it in state and nothing is orphaned.
  */
-import type { Role } from "../../sdk";
+import type { Role } from "../../client";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 

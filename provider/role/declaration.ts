@@ -11,7 +11,7 @@
  * (the emulator refuses the same: emulator/pg-input.ts). Names are compared exactly, as Postgres compares quoted
  * identifiers (`PG_x` is allowed; the emulator does the same).
  */
-import type { Role } from "../../sdk";
+import type { Role } from "../../client";
 import { postgresName } from "../shared/branch-objects";
 import { Declaration, outputsFrom, planChange, SchemaType, projectIdRow, branchIdRow } from "../shared/declaration";
 

@@ -1,4 +1,4 @@
-import { NeonError } from "../../sdk";
+import { NeonError } from "../../client";
 import { argsProblem, explainRevealError, RoleLister } from "./get-role-password";
 
 const args = { projectId: "p-1", branchId: "br-child-1", roleName: "neondb_owner" };

@@ -6,7 +6,7 @@
  * Runs in the program, not in the plugin; credentials are resolved exactly as getProjects resolves them
  * (`neon:apiKey` / `neon:apiUrl` of the stack config, else NEON_API_KEY / NEON_API_HOST; never the program's own
  * `apiKey`). getRolePasswordOutput's result is a secret (pulumi.secret), so the password is encrypted wherever the
- * program puts it. Errors never hold the password (the client redacts it: sdk/errors.ts).
+ * program puts it. Errors never hold the password (the client redacts it: client/errors.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BRANCH_ID, BRANCH_ID_SHAPE, PROJECT_ID, PROJECT_ID_SHAPE } from "../shared/ids";

@@ -14,7 +14,7 @@
  * as soon as its delete is answered). Both converge: a 423 is retried by the client, and a 422 lands here, which waits
  * for the branch's operations before sending again, even when the databases are no longer listed.
  */
-import { NeonError, isDone } from "../../sdk";
+import { NeonError, isDone } from "../../client";
 import { deletesRunning } from "../shared/deletes-in-flight";
 import { client } from "../shared/runtime";
 import { RoleAddress } from "./address";

@@ -1,6 +1,6 @@
 /**
  * What the user is told when a role cannot be created or deleted, with what to do. Never a password: every message is
- * built from names and ids, and the client's messages are already redacted (sdk/errors.ts).
+ * built from names and ids, and the client's messages are already redacted (client/errors.ts).
  */
 
 import { aliasAdvice } from "../shared/aliases";

@@ -1,4 +1,4 @@
-import { NeonError } from "../../sdk";
+import { NeonError } from "../../client";
 import { authHint, hintFor, Settings, Situation, urlPathHint, withHints } from "./hints";
 import { configure } from "./runtime";
 

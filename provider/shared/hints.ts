@@ -11,7 +11,7 @@
  * the advice about a changed key applies only where the key in use may differ from the one configured now: when the
  * provider was configured from the configuration saved by the last `up` (runtime.ts `configuredByProgram`).
  */
-import { DEFAULT_API_URL, isUnreachable } from "../../sdk";
+import { DEFAULT_API_URL, isUnreachable } from "../../client";
 import { once } from "./diagnostics";
 import { errorKind } from "./errors";
 import { configuredByProgram, settingsInUse, SettingsInUse } from "./runtime";
@@ -222,7 +222,7 @@ function notFoundHint(s: Situation): string | undefined {
   return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId });
 }
 
-/** A stack made against an earlier world of the emulator (sdk/errors.ts `replaced_world`; docs/emulator.md, "Its world"). */
+/** A stack made against an earlier world of the emulator (client/errors.ts `replaced_world`; docs/emulator.md, "Its world"). */
 const REPLACED_WORLD =
   "This stack's resources were in that world: remove its state with `pulumi stack rm --force` and run `pulumi up` " +
   "again with the new key, and start the emulator without --fresh to keep its world across restarts " +

@@ -14,7 +14,7 @@
  * is identified by its name (and id) alone, as before; the next read records the creation time.
  * A rename or swap between this read and the write cannot be seen (the API has no conditional write).
  */
-import type { Database, Role } from "../../sdk";
+import type { Database, Role } from "../../client";
 import { BranchAddress } from "./branch-objects";
 import { warn } from "./diagnostics";
 import { found } from "./errors";

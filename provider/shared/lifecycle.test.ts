@@ -1,5 +1,5 @@
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonError } from "../../sdk";
+import { NeonError } from "../../client";
 import {
   alreadyProven,
   deleteUnlessGone,

@@ -4,7 +4,7 @@
  * NEON_API_HOST; never a program's own `apiKey`), when the function is called.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigSource, NeonClient, resolveConfig } from "../../sdk";
+import { ConfigSource, NeonClient, resolveConfig } from "../../client";
 
 /** The stack configuration as the program sees it, by full key (`neon:apiKey`). */
 const programConfig: ConfigSource = {

@@ -15,7 +15,7 @@ import {
   NeonClient,
   RateLimitOptions,
   resolveConfig,
-} from "../../sdk";
+} from "../../client";
 import { once } from "./diagnostics";
 
 let stackConfig: ConfigSource | undefined;

@@ -8,7 +8,7 @@
  * preview shows only `same` steps and sends nothing, and a refresh finds nothing changed.
  */
 import { Emulator, EmulatorOptions, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, ConfigInput, LocalStack, Program, StepRecord } from "../../testing";
 import { CliStack } from "../../testing/cli-stack";
 import { findPulumiCli } from "../../testing/cli";

@@ -14,7 +14,7 @@
  *   `pulumi state repair`, and the next `up` creates the role again.
  */
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { cliRootOrThrow } from "./cli-world";
 import { ProgramDir, Run } from "./program-dir";
 

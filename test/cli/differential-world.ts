@@ -12,7 +12,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { Emulator, startEmulator } from "../../emulator";
 import { ApiKey, Compute, ComputeArgs } from "../../provider";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandOptions, CommandResult, LocalStack } from "../../testing";
 import { CliStack } from "../../testing/cli-stack";
 

@@ -21,7 +21,7 @@ import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { packRepository, REPO_ROOT, userEnv } from "../package/pack";
 import { readmeProgram } from "../package/readme-program";
 import { cliRootOrThrow } from "./cli-world";

@@ -37,7 +37,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Emulator, EmulatorOptions, RequestLogEntry, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { findPulumiCli } from "../../testing/cli";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");

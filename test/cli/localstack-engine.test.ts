@@ -11,7 +11,7 @@
  * Then `engine: "auto"`: the CLI when PULUMI_CLI_ROOT names one, the model when PULUMI_CLI_ROOT="".
  */
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, LocalStack, ResourceState, Snapshot } from "../../testing";
 import { isSecret, SIG_KEY } from "../../testing/values";
 import { cliRootOrThrow } from "./cli-world";

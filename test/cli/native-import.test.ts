@@ -11,7 +11,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { cliRootOrThrow } from "./cli-world";
 import { nativeProgramDir, ProgramDir, Run } from "./program-dir";
 

@@ -27,7 +27,7 @@ import { ChildProcess } from "child_process";
 import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
 import { Compute } from "../../provider";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, LocalStack } from "../../testing";
 import { cliRootOrThrow } from "./cli-world";
 import { ProgramDir, Run } from "./program-dir";

@@ -13,7 +13,7 @@
 import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
 import { Compute, ComputeArgs } from "../../provider";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, LocalStack, Program, renderResult } from "../../testing";
 import { CliStack, CliStackOptions } from "../../testing/cli-stack";
 import { cliRootOrThrow } from "./cli-world";

@@ -11,7 +11,7 @@
 import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
 import { Compute } from "../../provider";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, LocalStack, Program } from "../../testing";
 import { CliStack } from "../../testing/cli-stack";
 import { cliRootOrThrow } from "./cli-world";

@@ -12,7 +12,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Emulator, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { Plugin } from "../../testing/plugin";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");

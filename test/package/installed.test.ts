@@ -191,7 +191,8 @@ describe("the packed package, installed in a project", () => {
     const installed = path.join(fs.realpathSync(project), "node_modules", "pulumi-neon-dynamic", "dist");
     for (const [subpath, file] of [
       ["", "provider/index.js"],
-      ["/sdk", "sdk/index.js"],
+      ["/sdk", "client/index.js"],
+      ["/client", "client/index.js"],
       ["/emulator", "emulator/index.js"],
       ["/testing", "testing/index.js"],
       ["/provider/compute/impl", "provider/compute/impl.js"],

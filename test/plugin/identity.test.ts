@@ -6,7 +6,7 @@
  * is acted on under its new name or treated as gone, and the user is told. Also: a resource renamed in the program
  * without an alias is refused with the alias advice first (it keeps the data).
  */
-import type { Database as ServiceDatabase } from "../../sdk";
+import type { Database as ServiceDatabase } from "../../client";
 import { Database, DatabaseArgs, Role, RoleArgs } from "../../provider";
 import { LocalStack } from "../../testing";
 import { neonWorld, NeonWorld, ok, requests, writes } from "./world";

@@ -7,8 +7,8 @@
  */
 import axios from "axios";
 import { Compute, ComputeArgs } from "../../provider";
-import { NeonClient } from "../../sdk";
-import { rewritingProxy } from "../../sdk/testing.test.helpers";
+import { NeonClient } from "../../client";
+import { rewritingProxy } from "../../client/testing.test.helpers";
 import { LocalStack } from "../../testing";
 import { neonWorld, NeonWorld, ok, ops, outputs, requests, writes } from "./world";
 

@@ -6,7 +6,7 @@
 import * as path from "path";
 import { Emulator, EmulatorOptions, startEmulator } from "../../emulator";
 import { Compute } from "../../provider";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, ConfigInput, LocalStack, Program } from "../../testing";
 
 export const REPO_ROOT = path.resolve(__dirname, "../../..");

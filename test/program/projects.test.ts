@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Emulator, startEmulator } from "../../emulator";
 import { getProjects, getProjectsOutput } from "../../provider";
-import { rewritingProxy } from "../../sdk/testing.test.helpers";
+import { rewritingProxy } from "../../client/testing.test.helpers";
 
 let emulator: Emulator;
 const PROJECTS = 405; // more than one page of 400

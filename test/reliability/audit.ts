@@ -16,7 +16,7 @@
  */
 import axios, { AxiosResponse } from "axios";
 import { Agent } from "http";
-import { ApiKey as ServiceKey } from "../../sdk";
+import { ApiKey as ServiceKey } from "../../client";
 import { ResourceState } from "../../testing";
 import { reveal } from "../../testing/values";
 import { API_KEY, COMPUTE, Rig } from "./rig";

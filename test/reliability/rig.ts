@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
 import { Emulator, EmulatorOptions, FaultKind, Fixture, RequestLogEntry, startEmulator } from "../../emulator";
-import { NeonClient } from "../../sdk";
+import { NeonClient } from "../../client";
 import { CommandResult, LocalStack, Program, StepRecord } from "../../testing";
 import { REPO_ROOT } from "../plugin/world";
 

@@ -1,6 +1,6 @@
 /**
  * schema.json against the TypeScript surface, property by property: a property added to ComputeArgs, an
- * Output added to a class, a changed optionality or type, or a config key read by sdk/config.ts that the
+ * Output added to a class, a changed optionality or type, or a config key read by client/config.ts that the
  * schema does not declare, fails here instead of shipping a schema that lies.
  *
  * The surface is read from the sources with the TypeScript compiler API (syntax only: `pulumi.Input<T>` and
@@ -16,7 +16,7 @@ import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
 import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
 import { DATABASE_OUTPUTS } from "../../provider/database/resource";
 import { ROLE_OUTPUTS } from "../../provider/role/resource";
-import { CONFIG_KEYS } from "../../sdk";
+import { CONFIG_KEYS } from "../../client";
 import { REPO_ROOT } from "../plugin/world";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -329,7 +329,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
     const variables = schema.config.variables;
     const names = Object.values(CONFIG_KEYS).map((key) => key.replace(/^neon:/, ""));
     expect(Object.keys(variables).sort()).toEqual([...names].sort());
-    const sources = ["sdk/config.ts", "provider/shared/runtime.ts"].map((f) =>
+    const sources = ["client/config.ts", "provider/shared/runtime.ts"].map((f) =>
       fs.readFileSync(path.join(REPO_ROOT, f), "utf8"),
     );
     const envs = new Set(sources.flatMap((text) => [...text.matchAll(/env\.(NEON_\w+)/g)].map((m) => m[1])));
