@@ -3,6 +3,8 @@
  * the port read from its first line, then gRPC, against the emulator over HTTP. The "engine" here is a gRPC server that
  * records Engine.Log, the one engine call the plugin makes. What it guards:
  * - GetSchema serves schema.json; GetPluginInfo the package's version;
+ * - Invoke serves the package's functions with the configured key (getRolePassword's password as a secret), and names
+ *   a bad argument as a failure without sending anything;
  * - Diff names each changed property (`detailedDiff`: a resize UPDATE, a new project UPDATE_REPLACE), the dynamic
  *   plugin's gap, and sends no request; its restart warning reaches the engine's log as a WARNING with the URN;
  * - Check fills what the dynamic class sets (resourceName, ownerTag) from the URN;
@@ -124,6 +126,40 @@ describe("the native plugin over gRPC", () => {
       new proto.GetSchemaRequest(),
     );
     expect(schema.getSchema()).toBe(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8"));
+  });
+
+  it("serves the functions: getProjects, getRolePassword (a secret), bad arguments named and nothing sent", async () => {
+    const invoke = (tok: string, args: Props) =>
+      rpc<proto.InvokeRequest, proto.InvokeResponse>(
+        plugin,
+        "invoke",
+        new proto.InvokeRequest().setTok(tok).setArgs(struct(args)),
+      );
+    const projects = await invoke("neon:index:getProjects", {});
+    expect(projects.getFailuresList()).toEqual([]);
+    const listed = projects.getReturn()!.toJavaScript().projects as Props[];
+    expect(listed.map((p) => p.id)).toContain(emulator.projectId);
+
+    const api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl });
+    const branchId = (await api.branches.list(emulator.projectId))[0].id;
+    const [role] = await api.roles.list(emulator.projectId, branchId);
+    const revealed = await invoke("neon:index:getRolePassword", {
+      projectId: emulator.projectId,
+      branchId,
+      roleName: role.name,
+    });
+    const password = await api.roles.revealPassword(emulator.projectId, branchId, role.name);
+    expect(revealed.getReturn()!.toJavaScript()).toEqual({ password: secret(password) });
+
+    const before = emulator.requests.length;
+    const refused = await invoke("neon:index:getRolePassword", { projectId: emulator.projectId, branchId: "main" });
+    expect(refused.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+      ["branchId", expect.stringMatching(/^branchId must be a branch id/)],
+    ]);
+    const badSearch = await invoke("neon:index:getProjects", { search: 7 });
+    expect(badSearch.getFailuresList().map((f) => f.getProperty())).toEqual(["search"]);
+    expect(emulator.requests.length).toBe(before);
+    await expect(invoke("neon:index:getNothing", {})).rejects.toThrow(/no function neon:index:getNothing/);
   });
 
   it("a Compute's lifecycle: Check and Diff offline with a detailed diff and the restart warning on its URN", async () => {

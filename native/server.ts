@@ -5,8 +5,8 @@
  * (../shared/reference, native-provider.md).
  *
  * Each RPC of a resource runs inside `inCall` (engine-log.ts), so that its warnings reach the engine as warnings of
- * that resource. RPCs not listed (Invoke, Construct, Call, Handshake, …) answer UNIMPLEMENTED (grpc-js's default), and
- * the engine says which call failed.
+ * that resource; Invoke serves the package's functions (functions.ts). RPCs not listed (Construct, Call, Handshake,
+ * …) answer UNIMPLEMENTED (grpc-js's default), and the engine says which call failed.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -24,6 +24,7 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { configure } from "./configure";
 import { inCall } from "./engine-log";
 import { Answered, statusOf, unimplemented } from "./errors";
+import { invoke } from "./functions";
 import * as calls from "./lifecycle-calls";
 
 /** The package's root: dist/native/ → the repository, or the installed package. */
@@ -61,12 +62,7 @@ export function providerService(): Partial<IResourceProviderServer> {
       // No previews of Create and Update: the engine then uses the inputs as a preview's state, and nothing is sent.
       return new ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true).setSupportspreview(false);
     }),
-    invoke: unary<InvokeRequest, InvokeResponse>((request) => {
-      const tok = request.getTok();
-      throw new Answered(
-        unimplemented(`the neon plugin serves no functions yet (${tok}): use the package's own function`),
-      );
-    }),
+    invoke: unary<InvokeRequest, InvokeResponse>(invoke),
     check: unary(calls.check),
     diff: unary(calls.diff),
     create: unary(calls.create),

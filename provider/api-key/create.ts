@@ -4,8 +4,8 @@
  * - The secret exists only in the create response. A create whose response was lost cannot be settled by reading: a
  *   key carries nothing unique to one attempt (its name is the user's, shared by other stacks and people), so a key
  *   of that name that appeared meanwhile may be someone else's working key. Such keys are never revoked: the create is
- *   sent again, and the ids of the keys that may be unused are named, in a warning when an attempt succeeded, in the
- *   error when none did.
+ *   sent again (shared/lifecycle.ts createSettled, with nothing to find), and the ids of the keys that may be unused
+ *   are named, in a warning when an attempt succeeded, in the error when none did.
  * - A project-scoped key is checked against what the service answered (as Neon's CLI does with the keys it mints): one
  *   the service says is limited to another scope (another project, or none) is revoked at once and the create fails,
  *   so that no key reaching more than the program asked for is left behind. The `projectId` output is the service's
@@ -15,13 +15,12 @@ import { DECLARED_PROJECT_ID } from "./declaration";
 import { CreatedKey, declaredInputs, KeyRoutes, KeyScope, keyRoutes, revokeKey, scopeOf } from "./routes";
 import { warn } from "../shared/diagnostics";
 import { errorKind } from "../shared/errors";
+import { createSettled } from "../shared/lifecycle";
 
 type Props = Record<string, unknown>;
 
 /** How far the service's clock may lag ours when listing keys a lost create may have made. */
 const CLOCK_SKEW_MS = 30_000;
-/** Creates sent for one key whose responses were lost, before the step fails. */
-export const CREATE_ATTEMPTS = 3;
 
 /** Creates the key in its list and checks its scope; returns its id and outputs. */
 export async function createKey(inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -41,18 +40,19 @@ async function sendCreate(
   keyName: string,
 ): Promise<{ created: CreatedKey; lostSince?: number }> {
   let lostSince: number | undefined;
-  for (let attempt = 1; ; attempt++) {
+  const send = async () => {
     const sentAt = Date.now();
-    try {
-      return { created: await routes.create(keyName), lostSince };
-    } catch (error) {
-      const lost = errorKind(error) === "ambiguous";
-      if (lost) lostSince ??= sentAt;
-      if (lost && attempt < CREATE_ATTEMPTS) continue;
-      if (lostSince === undefined) throw error;
-      const unseen = await unseenKeys(routes, scope, keyName, lostSince);
-      throw new Error(`${(error as Error).message}. ${unseenSentence(scope, unseen, "error")}`, { cause: error });
-    }
+    return routes.create(keyName).catch((error: unknown) => {
+      if (errorKind(error) === "ambiguous") lostSince ??= sentAt;
+      throw error;
+    });
+  };
+  try {
+    return { created: await createSettled(send), lostSince };
+  } catch (error) {
+    if (lostSince === undefined) throw error;
+    const unseen = await unseenKeys(routes, scope, keyName, lostSince);
+    throw new Error(`${(error as Error).message}. ${unseenSentence(scope, unseen, "error")}`, { cause: error });
   }
 }
 

@@ -16,6 +16,7 @@ import type { Branch } from "../../client";
 import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
+import { createSettled, recordedAsItIs } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { labelOf } from "./plan";
@@ -23,9 +24,6 @@ import { Origin, originOf, outputsWith, toCreateBody } from "./state";
 import { isOwnOldBranch, protectedReplacement, withNameLock } from "./existing";
 
 type Props = Record<string, unknown>;
-
-/** Attempts of one create whose responses were lost before it gives up (each read back first). */
-const CREATE_ATTEMPTS = 3;
 
 /** A created branch, its annotations as the service keeps them (when the program set some) and its origin. */
 export interface Created {
@@ -60,13 +58,10 @@ async function send(inputs: Props, parentId: string | undefined, name: string): 
   const projectId = String(inputs.projectId);
   const body = toCreateBody({ ...inputs, name }, parentId);
   const recover = () => findMade(projectId, name);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return (await client().branches.create(projectId, body, { recover })).branch;
-    } catch (error) {
-      if (errorKind(error) === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
-      throw await failedCreate(inputs, name, parentId, error);
-    }
+  try {
+    return (await createSettled(() => client().branches.create(projectId, body, { recover }))).branch;
+  } catch (error) {
+    throw await failedCreate(inputs, name, parentId, error);
   }
 }
 
@@ -148,14 +143,11 @@ async function failedCreate(inputs: Props, name: string, parentId: string | unde
   const createdId = createdIdOf(error);
   if (createdId) {
     const origin = originOf(inputs, parentId);
-    const branch = await client()
-      .branches.get(projectId, createdId)
-      .then((r) => r.branch)
-      .catch(() => undefined);
-    const outputs = branch
-      ? outputsWith(branch, undefined, inputs, origin)
-      : { ...inputs, branchId: createdId, origin, name };
-    return new ResourceInitError(createdId, outputs, error, inputs);
+    return recordedAsItIs(createdId, inputs, error, {
+      read: async () =>
+        outputsWith((await client().branches.get(projectId, createdId)).branch, undefined, inputs, origin),
+      unread: { ...inputs, branchId: createdId, origin, name },
+    });
   }
   if (errorKind(error) === "conflict" || /already exists/i.test((error as { apiMessage?: string }).apiMessage ?? "")) {
     const holder = (
@@ -179,9 +171,7 @@ async function checkedAnnotations(branch: Branch, inputs: Props, origin: Origin)
   const kept = read.annotation?.value ?? {};
   if (annotationsApplied(kept, inputs.annotations)) return kept;
   const error = notAppliedError(branch.id, inputs);
-  const recorded = new ResourceInitError(branch.id, outputsWith(read.branch, kept, inputs, origin), error, inputs);
-  recorded.message = error.message;
-  throw recorded;
+  throw new ResourceInitError(branch.id, outputsWith(read.branch, kept, inputs, origin), error, inputs, error.message);
 }
 
 /** True when the service keeps exactly the annotations the program asks for. */

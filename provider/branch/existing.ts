@@ -3,22 +3,18 @@
  * replacement's hand-over of this resource's own old branch (its name). A name some branch has is otherwise refused
  * (create.ts). Both rest on what this plugin process saw: one process serves a whole deployment.
  *
- * Adoption: Pulumi's `import` cannot reach a dynamic provider. As Compute's adoptId (provider/compute/adopt.ts):
+ * Adoption's hooks (the rules, Compute's too, are shared/adoption.ts's: Pulumi never deletes a branch that the state's
+ * `adoptId` names):
  *
  * - Adoption reads the branch, refuses what cannot change in place (the program declares another parent, point in
- *   time or init source than the branch was made from, or other annotations: no call changes them, plan.ts),
- *   and PATCHes what differs from the program (name, protection, expiry). A program that leaves `name` out keeps the branch's
- *   name (the resource's name is the default only for a branch Pulumi creates).
- * - **Pulumi never deletes a branch that the state's `adoptId` names.** With `adoptId` still in the program, a
- *   replacement calls Create while the branch exists, and Create adopts that same branch again (it cannot tell a first
- *   adoption from a re-adoption; neither Create nor the replacement's Check gets the old state). So Delete leaves it,
- *   replacement or destroy alike, and says how to delete it: remove `adoptId` (an update that sends nothing records
- *   that), then remove the resource. A branch left behind is a nuisance; one deleted with its data is a loss.
+ *   time or init source than the branch was made from, or other annotations: no call changes them, plan.ts), and
+ *   PATCHes what differs from the program (name, protection, expiry). A program that leaves `name` out keeps the
+ *   branch's name (the resource's name is the default only for a branch Pulumi creates).
  * - A name some branch has is never adopted by accident: only `adoptId` adopts (create.ts refuses the name).
  *
  * A replacement's own old branch: see "What this plugin process knows" below.
  */
-import { errorKind } from "../shared/errors";
+import * as adoption from "../shared/adoption";
 import { client } from "../shared/runtime";
 import { Created } from "./create";
 import { labelOf, planBranchChange } from "./plan";
@@ -26,6 +22,16 @@ import { declaredOf, Origin, originOfRecord, outputsWith } from "./state";
 import { updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
+
+/** How adoption's messages speak of a branch. */
+const ADOPTABLE: adoption.Adoptable = {
+  type: "Branch",
+  kind: "branch",
+  adopting: () =>
+    `where its name, protection or expiry differ from the program's, adopting changes them (with name left out, it ` +
+    `keeps its name; other annotations are refused: Neon sets them only at creation)`,
+  staying: " Keep it for the project's default branch, which Neon never deletes.",
+};
 
 /**
  * Branches this plugin process adopted. One process serves a whole deployment, so the Delete of another resource's
@@ -44,7 +50,7 @@ export async function adoptBranch(inputs: Props): Promise<Created> {
 async function adopt(inputs: Props): Promise<Created> {
   const projectId = String(inputs.projectId);
   const id = String(inputs.adoptId);
-  const found = await getForAdoption(projectId, id);
+  const found = await adoption.readForAdoption(ADOPTABLE, projectId, id, () => client().branches.get(projectId, id));
   const origin = originOfRecord(found.branch);
   const kept = found.annotation?.value ?? {};
   // As if the state held the branch as it is, with the program's own records (so nothing is reset or "removed").
@@ -55,12 +61,9 @@ async function adopt(inputs: Props): Promise<Created> {
   };
   const plan = planBranchChange(current, inputs);
   if (plan.replaces.length > 0) {
-    const why = plan.replaces.map((p) => `${p} is ${shown(p, current, origin)} on the service`);
-    throw new Error(
-      `adoptId: branch ${id} cannot be adopted as declared: ${why.join("; ")}, and the program declares another ` +
-        `value (what a branch was made from cannot change; remove these inputs or adopt another branch). Nothing ` +
-        `was changed.`,
-    );
+    const why = plan.replaces.map((p) => `${p} is ${shown(p, current, origin)} on the service`).join("; ");
+    const remedy = "what a branch was made from cannot change; remove these inputs or adopt another branch";
+    throw adoption.cannotAdopt(ADOPTABLE, id, why, remedy);
   }
   if (plan.refused.length > 0) {
     throw new Error(
@@ -81,54 +84,9 @@ function shown(property: string, current: Props, origin: Origin): string {
   return value === undefined ? "not set" : JSON.stringify(value);
 }
 
-async function getForAdoption(projectId: string, id: string) {
-  try {
-    return await client().branches.get(projectId, id);
-  } catch (error) {
-    if (errorKind(error) === "not_found") {
-      throw new Error(`adoptId: branch ${id} does not exist in project ${projectId}. Nothing was changed.`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
-}
-
-const REPLACEMENTS = "pulumi up --replace, a replacementTrigger, a new parent";
-
-/** What Check says about `adoptId` (olds empty: a create or a replacement; else an existing resource). */
-export function adoptionWarnings(olds: Props, news: Props): string[] {
-  const label = `Branch "${String(news.resourceName ?? "")}"`;
-  if (typeof news.adoptId !== "string") {
-    if (typeof olds.adoptId !== "string") return [];
-    return [
-      `${label}: adoptId ${olds.adoptId} is removed; the up records that and sends nothing, and from then on ` +
-        `pulumi destroy (or removing the resource) deletes the branch. Remove it in an up of its own: a replacement ` +
-        `of the resource (${REPLACEMENTS}) in the same up makes a new branch and leaves ${olds.adoptId} on the ` +
-        `service, unmanaged.`,
-    ];
-  }
-  if (Object.keys(olds).length === 0) {
-    return [
-      `${label} adopts ${news.adoptId}: where its name, protection or expiry differ from the program's, adopting ` +
-        `changes them (with name left out, it keeps its name; other annotations are refused: Neon sets them only at ` +
-        `creation). If this resource already holds ` +
-        `${news.adoptId} (a replacement: ${REPLACEMENTS}), it adopts it again, and the replaced resource leaves it ` +
-        `on the service: Pulumi never deletes a branch that adoptId names.`,
-    ];
-  }
-  if (olds.adoptId !== news.adoptId) {
-    return [
-      `${label}: adoptId acts only when the resource is created, and this resource has its branch already: ` +
-        `${news.adoptId} is recorded but not adopted now.`,
-    ];
-  }
-  return [
-    `${label}: adoptId only acts on the first up; remove it from the program (the next up records that and sends ` +
-      `nothing). While it stays, Pulumi never deletes branch ${news.adoptId}: pulumi destroy or removing the ` +
-      `resource leaves it on the service. Keep it for the project's default branch, which Neon never deletes.`,
-  ];
-}
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
 
 /** Why Delete leaves the branch `id` on the service, or undefined to delete it (see the module's doc). */
 export function keptOnDelete(id: string, props: Props): string | undefined {
@@ -139,14 +97,7 @@ export function keptOnDelete(id: string, props: Props): string | undefined {
       `to its old place: it then keeps its branch without adoptId.)`
     );
   }
-  if (props.adoptId !== id) return undefined;
-  return (
-    `${labelOf(id, props)} was not deleted: it was adopted, and its state still records adoptId ${id}. While ` +
-    `adoptId stays in the program, a replacement of the resource (${REPLACEMENTS}) adopts this same branch again, so ` +
-    `Pulumi never deletes it. If a replacement with adoptId took it in this up, it is managed as before. Otherwise ` +
-    `${id} is no longer managed: delete it in the Neon console, or declare the resource again with adoptId ${id}, ` +
-    `run pulumi up, remove adoptId, run pulumi up, then remove the resource.`
-  );
+  return adoption.keptAdopted(ADOPTABLE, id, labelOf(id, props), props);
 }
 
 /**

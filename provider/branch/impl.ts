@@ -8,7 +8,7 @@ import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
-import { goneError, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
+import { explainGone, GoneHooks, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { adoptBranch, adoptionWarnings, keptOnDelete, noteHeld, noteSeen, protectedReplacement } from "./existing";
@@ -117,7 +117,7 @@ export const update = withHints(
     try {
       return { outs: await updateBranch(id, olds, news) };
     } catch (error) {
-      if (errorKind(error) === "not_found") throw await explainGone(id, olds, error);
+      if (errorKind(error) === "not_found") throw await explainGone(error, branchOf(id, olds), goneHooks(id, olds));
       throw await failedUpdate(id, olds, news, error);
     }
   },
@@ -144,13 +144,8 @@ const branchOf = (id: string, props: Props): ProjectObject => ({
   docs: BRANCH.docs,
 });
 
-/** A 404 during an update: the branch deleted (or expired) outside Pulumi, said with how to bring the state in line. */
-async function explainGone(id: string, olds: Props, error: unknown): Promise<unknown> {
-  try {
-    const branches = await client().branches.list(String(olds.projectId));
-    if (branches.some((b) => b.id === id)) return error;
-  } catch {
-    return error; // the project does not answer: the 404 may be the key's reach (hints.ts says so)
-  }
-  return goneError(branchOf(id, olds), { cause: error, also: "or it expired" });
-}
+/** A 404 during an update: the branch deleted (or expired) outside Pulumi, once its project's list lacks it. */
+const goneHooks = (id: string, olds: Props): GoneHooks => ({
+  present: async () => (await client().branches.list(String(olds.projectId))).some((b) => b.id === id),
+  also: "or it expired",
+});

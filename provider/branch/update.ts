@@ -95,12 +95,6 @@ export async function failedUpdate(id: string, olds: Props, news: Props, error: 
   const recorded = reset ? news : { ...news, resetTriggers: olds.resetTriggers };
   const annotation = read.annotation?.value ?? (olds.annotations as Record<string, string> | undefined);
   const outputs = outputsWith(read.branch, annotation, recorded, originIn(olds, read.branch));
-  return recordedAs(id, outputs, recorded, error);
-}
-
-/** A ResourceInitError recording `outputs`, whose message is the error's own (the branch is ready). */
-function recordedAs(id: string, outputs: Props, inputs: Props, error: unknown): ResourceInitError {
-  const recorded = new ResourceInitError(id, outputs, error, inputs);
-  recorded.message = error instanceof Error ? error.message : String(error);
-  return recorded;
+  // The branch is ready: the error says what was not done, in its own words.
+  return new ResourceInitError(id, outputs, error, recorded, error instanceof Error ? error.message : String(error));
 }

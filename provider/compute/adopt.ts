@@ -1,40 +1,41 @@
 /**
- * Adopting an existing compute by id (`adoptId`): Pulumi's `import` cannot reach a dynamic provider.
- *
- * - Adoption reads the compute, refuses what cannot change in place, and PATCHes what differs from the program; a
- *   compute the program does not name gets this resource's tagged name, like the computes it creates.
- * - **Pulumi never deletes a compute that the state's `adoptId` names.** With `adoptId` still in the program, a
- *   replacement (`pulumi up --replace`, a `replacementTrigger`, a new parent without an alias) calls Create while the
- *   compute exists, and Create adopts that same compute again: it cannot tell a first adoption from a re-adoption (a
- *   compute has no tags, and a declared name is the user's), and neither Create nor the replacement's Check gets the
- *   old state. So the Delete of the replaced resource leaves the compute; Delete cannot tell a replacement from a
- *   destroy, so a destroy leaves it too, and says how to delete it: remove `adoptId` (an update that sends nothing
- *   records that), then remove the resource. Leaving a compute is a nuisance; deleting the one the state holds is a
- *   loss (api.md, "Ambiguous writes").
- * - The preview says beforehand what adopting may do to a running compute, that `adoptId` only acts once, and that
- *   a replaced or destroyed adopted compute stays on the service.
+ * Compute's hooks of adoption by id (`adoptId`; the rules are shared/adoption.ts's, Branch's too): adopting reads the
+ * compute, refuses what cannot change in place and a compute another resource's state may hold, and PATCHes what
+ * differs from the program; a compute the program does not name gets this resource's tagged name, like the computes
+ * it creates. Pulumi never deletes a compute that the state's `adoptId` names, and a replacement by the diff of an
+ * adopted compute that `adoptId` still names is refused at preview (its create would adopt it again, and refuse).
  */
 import { ApiEndpoint, toOutputs } from "./outputs";
 import { attemptName, carriesOwnerTag } from "./owner";
 import { ComputePlan, planComputeChange } from "./plan";
 import { patchCompute } from "./update";
-import { errorKind } from "../shared/errors";
+import * as adoption from "../shared/adoption";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
+/** How adoption's messages speak of a compute. */
+const ADOPTABLE: adoption.Adoptable = {
+  type: "Compute",
+  kind: "compute",
+  adopting: (news) =>
+    `where its sizes, branch, provisioner or Postgres settings differ from the program's, adopting PATCHes them, ` +
+    `and a running compute restarts (its open connections drop)` +
+    (news.name === undefined ? `; it is renamed pulumi-${String(news.ownerTag)}-… (set name to keep another)` : ""),
+};
+
 /** Takes the compute `inputs.adoptId` under management (again, for a replacement: see the module's doc). */
 export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
   const projectId = String(inputs.projectId);
-  const existing = await getForAdoption(projectId, String(inputs.adoptId));
+  const id = String(inputs.adoptId);
+  const existing = await adoption.readForAdoption(ADOPTABLE, projectId, id, async () => {
+    return (await client().endpoints.get(projectId, id)) as ApiEndpoint;
+  });
   const current = toOutputs(existing, inputs);
   const plan = planComputeChange(current, inputs);
   if (plan.replaces.length > 0) {
     const why = plan.replaces.map((p) => `${p} is ${String(current[p])} on the service`);
-    throw new Error(
-      `adoptId: compute ${existing.id} cannot be adopted as declared: ${why.join("; ")}, and the program ` +
-        `declares another value (these cannot change in place)`,
-    );
+    throw adoption.cannotAdopt(ADOPTABLE, existing.id, why.join("; "), "these cannot change in place");
   }
   refuseAnotherHolder(existing, inputs);
   // A compute this resource already named (a re-adoption) keeps its name.
@@ -64,69 +65,13 @@ function refuseAnotherHolder(existing: ApiEndpoint, inputs: Props): void {
   );
 }
 
-async function getForAdoption(projectId: string, id: string): Promise<ApiEndpoint> {
-  try {
-    return (await client().endpoints.get(projectId, id)) as ApiEndpoint;
-  } catch (error) {
-    if (errorKind(error) === "not_found") {
-      throw new Error(`adoptId: compute ${id} does not exist in project ${projectId}`, { cause: error });
-    }
-    throw error;
-  }
-}
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
 
-const REPLACEMENTS = "pulumi up --replace, a replacementTrigger, a new parent";
-
-/** What Check says about `adoptId` (olds empty: a create or a replacement; else an existing resource). */
-export function adoptionWarnings(olds: Props, news: Props): string[] {
-  const label = `Compute "${String(news.resourceName ?? "")}"`;
-  if (typeof news.adoptId !== "string") {
-    if (typeof olds.adoptId !== "string") return [];
-    return [
-      `${label}: adoptId ${olds.adoptId} is removed; the up records that and sends nothing. Remove it in an up of its ` +
-        `own: a replacement of the resource (${REPLACEMENTS}) in the same up makes a new compute and leaves ` +
-        `${olds.adoptId} on the service, unmanaged.`,
-    ];
-  }
-  if (Object.keys(olds).length === 0) {
-    return [
-      `${label} adopts ${news.adoptId}: where its sizes, branch, provisioner or Postgres settings differ from the ` +
-        `program's, adopting PATCHes them, and a running compute restarts (its open connections drop)` +
-        (news.name === undefined
-          ? `; it is renamed pulumi-${String(news.ownerTag)}-… (set name to keep another)`
-          : "") +
-        `. If this resource already holds ${news.adoptId} (a replacement: ${REPLACEMENTS}), it adopts it again, and ` +
-        `the replaced resource leaves it on the service: Pulumi never deletes a compute that adoptId names.`,
-    ];
-  }
-  if (olds.adoptId !== news.adoptId) {
-    return [
-      `${label}: adoptId acts only when the resource is created, and this resource has its compute already: ` +
-        `${news.adoptId} is recorded but not adopted now (a replacement would adopt it instead of making a compute).`,
-    ];
-  }
-  return [
-    `${label}: adoptId only acts on the first up; remove it from the program (the next up records that and sends ` +
-      `nothing). While it stays, Pulumi never deletes compute ${news.adoptId}: a replacement (${REPLACEMENTS}) adopts ` +
-      `it again, and pulumi destroy or removing the resource leaves it on the service.`,
-  ];
-}
-
-/**
- * Why Delete leaves the compute `id` on the service, or undefined to delete it: its outputs still record `adoptId`
- * naming it, so a replacement may hold it now (see the module's doc).
- */
-export function keptOnDelete(id: string, props: Props): string | undefined {
-  if (props.adoptId !== id) return undefined;
-  return (
-    `${labelOf(id, props)} was not deleted: it was adopted, and its state still records adoptId ${id}. While ` +
-    `adoptId stays in the program, a replacement of the resource (${REPLACEMENTS}) adopts this same compute ` +
-    `again, so Pulumi never deletes it. If a replacement with adoptId took it in this up, it is managed as before. ` +
-    `Otherwise (a destroy, a removed resource, a replacement without adoptId) ${id} is no longer managed: delete it ` +
-    `in the Neon console, or declare the resource again with adoptId ${id}, run pulumi up, remove adoptId, run ` +
-    `pulumi up, then remove the resource.`
-  );
-}
+/** Why Delete leaves the compute `id` on the service, or undefined to delete it (shared/adoption.ts). */
+export const keptOnDelete = (id: string, props: Props): string | undefined =>
+  adoption.keptAdopted(ADOPTABLE, id, labelOf(id, props), props);
 
 /**
  * The preview's warning for a replacement (by the diff) of an adopted compute: the original is not deleted, and while

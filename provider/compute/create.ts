@@ -3,7 +3,7 @@
  *
  * - Every attempt sends a name unique to it (owner.ts). A create whose response was lost (kind `ambiguous`)
  *   is settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the
- *   branch is the create sent again (with a new name). A compute of an earlier attempt that turns up after a later
+ *   branch is the create sent again, with a new name (shared/lifecycle.ts createSettled). A compute of an earlier attempt that turns up after a later
  *   attempt succeeded is provably ours and unused: it is deleted.
  * - Before anything is sent, computes on the branch named for this resource that nobody is known to manage (an
  *   interrupted `up` made them, `pulumi state delete` forgot them) refuse the create, naming them (owner.ts, strays).
@@ -17,34 +17,29 @@ import { ApiEndpoint, toCreateBody, toOutputs } from "./outputs";
 import { attemptName, noteSent, refuseStrays } from "./owner";
 import { describeBranchConflict, poolerRefusal } from "./refusal";
 import { patchCompute } from "./update";
-import { errorKind, ResourceInitError } from "../shared/errors";
+import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
+import { createSettled, recordedAsItIs } from "../shared/lifecycle";
 import { warn } from "../shared/diagnostics";
 import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
-/** Attempts of one create whose responses were lost before it gives up (each read back first). */
-const CREATE_ATTEMPTS = 3;
-
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
   await refuseStrays(inputs);
   const projectId = String(inputs.projectId);
   const sent: string[] = [];
-  for (let attempt = 1; ; attempt++) {
+  const recover = () => findSent(inputs, sent);
+  const sendOne = async () => {
     const name = attemptName(inputs);
     sent.push(name);
     noteSent(name);
-    try {
-      const recover = () => findSent(inputs, sent);
-      const body = toCreateBody({ ...inputs, name });
-      const { endpoint } = await client().endpoints.create(projectId, body, { recover });
-      if (attempt > 1) await deleteEarlierAttempts(inputs, sent, endpoint.id);
-      return await withDeclaredName(endpoint as ApiEndpoint, inputs);
-    } catch (error) {
-      if (errorKind(error) === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
-      throw await failedCreate(inputs, error);
-    }
-  }
+    return (await client().endpoints.create(projectId, toCreateBody({ ...inputs, name }), { recover })).endpoint;
+  };
+  const endpoint = await createSettled(sendOne).catch(async (error) =>
+    Promise.reject(await failedCreate(inputs, error)),
+  );
+  if (sent.length > 1) await deleteEarlierAttempts(inputs, sent, endpoint.id);
+  return withDeclaredName(endpoint as ApiEndpoint, inputs);
 }
 
 /** The compute one of this create's attempts made, found by its unique name (called inside the project lock). */
@@ -96,25 +91,18 @@ async function failedCreate(inputs: Props, error: unknown): Promise<unknown> {
       cause: error,
     });
   }
-  const createdId = (error as { resourceId?: string }).resourceId;
-  if (createdId)
-    return new ResourceInitError(createdId, await currentOutputs(projectId, createdId, inputs), error, inputs);
-  return error;
+  const createdId = createdIdOf(error);
+  if (createdId === undefined) return error;
+  return recordedAsItIs(createdId, inputs, error, {
+    read: async () => toOutputs((await client().endpoints.get(projectId, createdId)) as ApiEndpoint, inputs),
+    unread: unreadOutputs(createdId, inputs),
+  });
 }
 
 /**
- * The compute's outputs as it is now; when it cannot be read, the inputs with the service's defaults filled in
- * (a missing `type` would otherwise read as a change of type, and the next `up` would replace the compute).
+ * Outputs for a compute that exists but could not be read: the inputs with the service's defaults filled in, never
+ * different from `inputs` in what replaces (a missing `type` would read as a change of type, and replace the compute).
  */
-async function currentOutputs(projectId: string, id: string, inputs: Props): Promise<Props> {
-  try {
-    return toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, inputs);
-  } catch {
-    return unreadOutputs(id, inputs);
-  }
-}
-
-/** Outputs for a compute that exists but could not be read: never different from `inputs` in what replaces. */
 export function unreadOutputs(id: string, inputs: Props): Props {
   return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
 }

@@ -17,7 +17,7 @@ import type { DiffAnswer } from "../shared/diff-answer";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
-import { deleteUnlessGone, projectAnswers, readOrGone } from "../shared/lifecycle";
+import { deleteUnlessGone, projectAnswers, readOrGone, recordedAsItIs } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 
@@ -167,9 +167,7 @@ function deleteRefused(id: string, props: Props, error: unknown): string {
  */
 function movedNothing(id: string, error: MoveNotMade, news: Props): ResourceInitError {
   const outputs = toOutputs(error.endpoint, { ...news, declared: declaredOf(news) });
-  const recorded = new ResourceInitError(id, outputs, error, news);
-  recorded.message = error.message; // the compute is ready: only its move was not made
-  return recorded;
+  return new ResourceInitError(id, outputs, error, news, error.message); // ready: only its move was not made
 }
 
 /**
@@ -178,10 +176,7 @@ function movedNothing(id: string, error: MoveNotMade, news: Props): ResourceInit
  */
 async function withCurrentState(projectId: string, id: string, news: Props, error: unknown): Promise<unknown> {
   if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
-  try {
-    const endpoint = (await client().endpoints.get(projectId, id)) as ApiEndpoint;
-    return new ResourceInitError(id, toOutputs(endpoint, { ...news, declared: declaredOf(news) }), error, news);
-  } catch {
-    return error;
-  }
+  const read = async () =>
+    toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, { ...news, declared: declaredOf(news) });
+  return recordedAsItIs(id, news, error, { read });
 }

@@ -60,7 +60,15 @@ it("a move to a branch that is gone names the branch and the compute", async () 
   await api.endpoints.delete(emulator.projectId, endpoint.id);
 });
 
-it("leaves the 404 as it is when the project does not answer (the key's reach), or nothing is proven missing", async () => {
+it("an update whose project does not answer either: says nothing can be concluded, and nothing was changed", async () => {
+  const olds = { projectId: "no-such-project", branchId, resourceName: "db" };
+  const explained = (await explainNotFound(notFound("endpoint"), updateTarget("ep-x", olds, olds))) as Error;
+  expect(explained.message).toMatch(
+    /^Compute "db" \(ep-x\) was not found, and neither was its project no-such-project, .*Nothing was changed/,
+  );
+});
+
+it("leaves the 404 as it is when a create's project does not answer (the key's reach), or nothing is proven missing", async () => {
   const error = notFound("project");
   expect(await explainNotFound(error, createTarget({ projectId: "no-such-project", branchId }))).toBe(error);
   const unnamed = new NeonError({ kind: "not_found", status: 404, message: "not found" });

@@ -2,11 +2,12 @@
  * A 404 while changing a compute, explained by reading the service. Neon answers 404 alike for a compute deleted
  * outside Pulumi, for a branch deleted outside Pulumi and for a project the key does not reach, and each needs its own
  * fix: a raw `HTTP 404: endpoint not found`, with advice about keys, left a user with a deleted compute no way forward.
- * Only what a read proves is said: a project that does not answer keeps the 404 (and its advice: hints.ts).
+ * Only what a read proves is said: a project that does not answer says so for an update (nothing can be concluded),
+ * and keeps a create's 404 (and its advice: hints.ts).
  */
 import type { Branch } from "../../client";
 import { errorKind, found } from "../shared/errors";
-import { goneError, ProjectObject } from "../shared/lifecycle";
+import { explainGone, ProjectObject } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 import { COMPUTE } from "./declaration";
 
@@ -38,25 +39,29 @@ export const updateTarget = (id: string, olds: Props, news: Props): Target => ({
 });
 
 /**
- * The error to report for `error`: for a 404 whose project answers, what is missing (the compute, or the branch);
- * anything else, or a read that fails otherwise (no proof of anything), leaves it unchanged.
+ * The error to report for `error`: for an update, a 404 of a compute proven gone says so (shared/lifecycle.ts
+ * explainGone, whose project check also covers the key's reach); for a create, or a compute still there, a branch
+ * missing from its project is named. Anything else, or a read that fails otherwise (no proof of anything), stands.
  */
 export async function explainNotFound(error: unknown, target: Target): Promise<unknown> {
-  if (errorKind(error) !== "not_found") return error;
+  const { id } = target;
+  if (id === undefined) return branchMissing(target, error);
+  const present = async () => (await found(() => client().endpoints.get(target.projectId, id))) !== undefined;
+  return explainGone(error, computeOf(id, target), { present, otherwise: (cause) => branchMissing(target, cause) });
+}
+
+/** A 404 of a branch to create the compute on, or to move it to, that its project (answering) does not have. */
+async function branchMissing(target: Target, error: unknown): Promise<unknown> {
+  if (errorKind(error) !== "not_found" || target.branchId === undefined) return error;
   // The service names what it did not find: a project it did not find is all a read would find out too.
   if (/\bproject\b/i.test((error as { apiMessage?: string }).apiMessage ?? "")) return error;
   try {
     const branches = await found(() => client().branches.list(target.projectId));
-    if (branches === undefined) return error; // the project does not answer: the 404 may be the key's reach
-    const { id, branchId } = target;
-    if (id !== undefined && (await found(() => client().endpoints.get(target.projectId, id))) === undefined)
-      return goneError(computeOf(id, target), { cause: error });
-    if (branchId !== undefined && !branches.some((branch: Branch) => branch.id === branchId))
-      return new Error(branchMissing(target, error), { cause: error });
+    if (branches === undefined || branches.some((branch: Branch) => branch.id === target.branchId)) return error;
   } catch {
-    // not a 404: the reads prove nothing
+    return error; // not a 404: the read proves nothing
   }
-  return error;
+  return new Error(branchMissingText(target, error), { cause: error });
 }
 
 /** How the lifecycle's messages name the compute `id` (shared/lifecycle.ts), from its state (or an update's target). */
@@ -71,7 +76,7 @@ function label(target: Target): string {
 }
 
 /** The branch to create the compute on, or to move it to, is not in its project (deleted outside Pulumi, or a typo). */
-function branchMissing(target: Target, error: unknown): string {
+function branchMissingText(target: Target, error: unknown): string {
   const what =
     target.id === undefined
       ? `${label(target)} cannot be created on branch ${target.branchId}`

@@ -6,7 +6,7 @@
  * - A name is unique in its branch, and it was free just before: a create whose response was lost (kind `ambiguous`)
  *   is settled by reading the branch's databases, inside the project lock (the client's `recover`, which then waits
  *   for the branch's operations). Found: it is this create's (its id recorded). Not found: the create is sent again
- *   (a few times).
+ *   (a few times: shared/lifecycle.ts createSettled).
  * - A database that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so
  *   the engine keeps it in state and nothing is orphaned.
  */
@@ -14,14 +14,12 @@ import type { Database } from "../../client";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
 
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { createSettled } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 import { toOutputs } from "./declaration";
 import { alreadyOnBranch, explainOwnerMissing } from "./refusal";
 
 type Props = Record<string, unknown>;
-
-/** Creates whose responses were lost (each read back first) before the step fails. */
-const CREATE_ATTEMPTS = 3;
 
 export async function createDatabase(inputs: Props): Promise<{ id: string; outs: Props }> {
   const address = addressOf(inputs);
@@ -29,18 +27,20 @@ export async function createDatabase(inputs: Props): Promise<{ id: string; outs:
   if ((await named(address, name)) !== undefined) throw alreadyOnBranch(address, name);
   const body = { name, owner_name: String(inputs.ownerName) };
   const recover = () => named(address, name);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { database } = await client().databases.create(address.projectId, address.branchId, body, { recover });
-      return created(database, address);
-    } catch (error) {
-      const kind = errorKind(error);
-      if (kind === "conflict") throw alreadyOnBranch(address, name, error);
-      if (kind === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
-      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined)
-        throw await madeButNotReady(address, name, inputs, error);
-      throw (await explainOwnerMissing(address, inputs, error)) ?? error;
+  try {
+    const send = () => client().databases.create(address.projectId, address.branchId, body, { recover });
+    return created((await createSettled(send)).database, address);
+  } catch (error) {
+    const kind = errorKind(error);
+    if (kind === "conflict") throw alreadyOnBranch(address, name, error);
+    if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined) {
+      // Made, not ready: kept in state by its id (unread, the next up's check of the branch finds it, and says so).
+      const database = await found(() => client().databases.get(address.projectId, address.branchId, name)).catch(
+        () => undefined,
+      );
+      if (database) throw new ResourceInitError(String(database.id), created(database, address).outs, error, inputs);
     }
+    throw (await explainOwnerMissing(address, inputs, error)) ?? error;
   }
 }
 
@@ -52,15 +52,4 @@ function created(database: Database, address: BranchAddress): { id: string; outs
 async function named(address: BranchAddress, name: string): Promise<Database | undefined> {
   const databases = await client().databases.list(address.projectId, address.branchId);
   return databases.find((database) => database.name === name);
-}
-
-/** The database exists but its operations failed or timed out: kept in state with its id, as it now is. */
-async function madeButNotReady(address: BranchAddress, name: string, inputs: Props, error: unknown): Promise<unknown> {
-  try {
-    const database = await found(() => client().databases.get(address.projectId, address.branchId, name));
-    if (database === undefined) return error;
-    return new ResourceInitError(String(database.id), toOutputs(database, address.projectId), error, inputs);
-  } catch {
-    return error; // without its id, nothing can be kept: the next up's read of the branch finds it (and says so)
-  }
 }

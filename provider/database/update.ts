@@ -12,7 +12,8 @@
 import type { Database } from "../../client";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
 import { apiBody } from "../shared/declaration";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { errorKind, OUTCOME_UNKNOWN } from "../shared/errors";
+import { recordedAsItIs } from "../shared/lifecycle";
 import { nameToWrite } from "../shared/identity";
 import { client } from "../shared/runtime";
 import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
@@ -70,10 +71,9 @@ function matches(database: Database, body: PatchBody): boolean {
 
 /** After an update whose outcome is unknown: the database as it now is, so that the next `up` sends what is missing. */
 async function keptAsItIs(id: string, address: BranchAddress, news: Props, error: unknown): Promise<unknown> {
-  try {
+  const read = async () => {
     const now = await locate(address, id);
-    return now === "gone" ? error : new ResourceInitError(id, toOutputs(now, address.projectId), error, news);
-  } catch {
-    return error;
-  }
+    return now === "gone" ? undefined : toOutputs(now, address.projectId);
+  };
+  return recordedAsItIs(id, news, error, { read });
 }

@@ -4,7 +4,7 @@
  * (`neon:apiKey` / `neon:apiUrl`, else NEON_API_KEY / NEON_API_HOST; never the program's own `apiKey`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NeonError, Project } from "../../client";
+import { NeonClient, NeonError, Project } from "../../client";
 import { programClient } from "../shared/program-client";
 
 export interface GetProjectsArgs {
@@ -41,8 +41,12 @@ export const LIST_REFUSED =
   "use a personal or organization key here.";
 
 /** Lists every project matching `args`, walking all pages. */
-export async function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
-  const client = programClient();
+export function getProjects(args: GetProjectsArgs = {}): Promise<GetProjectsResult> {
+  return listProjects(programClient(), args);
+}
+
+/** getProjects with a given client (the native plugin's Invoke: its configured one). */
+export async function listProjects(client: NeonClient, args: GetProjectsArgs): Promise<GetProjectsResult> {
   const projects = await client.projects.listAll({ search: args.search, org_id: args.orgId }).catch((error) => {
     throw error instanceof NeonError && error.status === 403 ? new Error(LIST_REFUSED, { cause: error }) : error;
   });

@@ -6,13 +6,13 @@
  * - A name is unique in its branch, and it was free just before: a create whose response was lost (kind `ambiguous`)
  *   is settled by reading the role back, inside the project lock (the client's `recover`, which then waits for the
  *   branch's operations). Found: it is this create's, and its password, which only the lost answer carried, is read
- *   with reveal_password. Not found: the create is sent again (a few times).
+ *   with reveal_password. Not found: the create is sent again (a few times: shared/lifecycle.ts createSettled).
  * - A role that exists but whose operations failed or timed out is reported with its id (ResourceInitError), with
  *   its password read back, so the engine keeps it in state and nothing is orphaned.
  */
-import type { Role } from "../../client";
 import { warn } from "../shared/diagnostics";
-import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN } from "../shared/errors";
+import { createSettled, recordedAsItIs } from "../shared/lifecycle";
 
 import { client } from "../shared/runtime";
 import { RESET_ADVICE, RoleAddress, roleAddressOf, roleId } from "./address";
@@ -21,29 +21,24 @@ import { alreadyOnBranch } from "./refusal";
 
 type Props = Record<string, unknown>;
 
-/** Creates whose responses were lost (each read back first) before the step fails. */
-const CREATE_ATTEMPTS = 3;
-
 export async function createRole(inputs: Props): Promise<{ id: string; outs: Props }> {
   const address = roleAddressOf(inputs);
   const { projectId, branchId, name } = address;
   const existing = await client().roles.list(projectId, branchId);
   if (existing.some((role) => role.name === name)) throw alreadyOnBranch(address);
   const recover = () => found(() => client().roles.get(projectId, branchId, name));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { role } = await client().roles.create(projectId, branchId, toCreateBody(inputs), { recover });
-      // A role found after a lost answer comes without the password that only the answer carried.
-      const password = role.password ?? (await recoverPassword(address, inputs));
-      return { id: roleId(address), outs: toOutputs(role, inputs, password) };
-    } catch (error) {
-      const kind = errorKind(error);
-      if (kind === "conflict") throw alreadyOnBranch(address, error);
-      if (kind === "ambiguous" && attempt < CREATE_ATTEMPTS) continue;
-      if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined)
-        throw await madeButNotReady(address, inputs, error);
-      throw error;
-    }
+  try {
+    const send = () => client().roles.create(projectId, branchId, toCreateBody(inputs), { recover });
+    const { role } = await createSettled(send);
+    // A role found after a lost answer comes without the password that only the answer carried.
+    const password = role.password ?? (await recoverPassword(address, inputs));
+    return { id: roleId(address), outs: toOutputs(role, inputs, password) };
+  } catch (error) {
+    const kind = errorKind(error);
+    if (kind === "conflict") throw alreadyOnBranch(address, error);
+    if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined)
+      throw await madeButNotReady(address, inputs, error);
+    throw error;
   }
 }
 
@@ -68,14 +63,12 @@ export async function recoverPassword(address: RoleAddress, inputs: Props): Prom
  * The role exists but its operations failed or timed out: kept in state with what can be read of it (the inputs, when
  * it cannot be read; a role that turns out not to be there keeps the error as it is).
  */
-async function madeButNotReady(address: RoleAddress, inputs: Props, error: unknown): Promise<unknown> {
-  const id = roleId(address);
-  let role: Role | undefined;
-  try {
-    role = await found(() => client().roles.get(address.projectId, address.branchId, address.name));
-    if (role === undefined) return error;
-  } catch {
-    return new ResourceInitError(id, { ...inputs, noLogin: inputs.noLogin === true }, error, inputs);
-  }
-  return new ResourceInitError(id, toOutputs(role, inputs, await recoverPassword(address, inputs)), error, inputs);
+function madeButNotReady(address: RoleAddress, inputs: Props, error: unknown): Promise<unknown> {
+  return recordedAsItIs(roleId(address), inputs, error, {
+    read: async () => {
+      const role = await found(() => client().roles.get(address.projectId, address.branchId, address.name));
+      return role && toOutputs(role, inputs, await recoverPassword(address, inputs));
+    },
+    unread: { ...inputs, noLogin: inputs.noLogin === true },
+  });
 }

@@ -10,6 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BRANCH_ID, BRANCH_ID_SHAPE, PROJECT_ID, PROJECT_ID_SHAPE } from "../shared/ids";
+import type { NeonClient } from "../../client";
 import { programClient } from "../shared/program-client";
 import { errorKind } from "../shared/errors";
 
@@ -35,10 +36,17 @@ export interface GetRolePasswordResult {
 }
 
 /** The role's password, as the service reveals it. */
-export async function getRolePassword(args: GetRolePasswordArgs): Promise<GetRolePasswordResult> {
+export function getRolePassword(args: GetRolePasswordArgs): Promise<GetRolePasswordResult> {
   const problem = argsProblem(args);
-  if (problem) throw new Error(`getRolePassword: ${problem}`);
-  const client = programClient();
+  if (problem) return Promise.reject(new Error(`getRolePassword: ${problem}`));
+  return revealRolePassword(programClient(), args);
+}
+
+/** getRolePassword with a given client (the native plugin's Invoke: its configured one), of checked arguments. */
+export async function revealRolePassword(
+  client: NeonClient,
+  args: GetRolePasswordArgs,
+): Promise<GetRolePasswordResult> {
   try {
     return { password: await client.roles.revealPassword(args.projectId, args.branchId, args.roleName) };
   } catch (error) {

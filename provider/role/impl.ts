@@ -17,7 +17,7 @@ import { updateRole } from "./update";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
-import { deleteUnlessGone, goneError, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
+import { deleteUnlessGone, explainGone, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
@@ -112,10 +112,7 @@ export const update = withHints(
     try {
       return { outs: await updateRole(id, olds, news) };
     } catch (error) {
-      if (errorKind(error) !== "not_found") throw error;
-      const role = roleOf(roleAddressOf(olds, id));
-      await projectAnswers(role);
-      throw goneError(role, { cause: error });
+      throw await explainGone(error, roleOf(roleAddressOf(olds, id)));
     }
   },
 );

@@ -81,7 +81,7 @@ async function keptAfterFailedReset(
   const outputs: Props = { ...olds };
   delete outputs.password;
   if (password !== undefined) outputs.password = password;
-  const kept = new ResourceInitError(id, outputs, error, news);
-  kept.message = `the password reset of role ${address.name} of branch ${address.branchId} may not be in force: ${kept.reasons[0]}`;
-  return kept;
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `the password reset of role ${address.name} of branch ${address.branchId} may not be in force: ${reason}`;
+  return new ResourceInitError(id, outputs, error, news, message);
 }

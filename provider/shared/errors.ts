@@ -15,9 +15,16 @@ export class ResourceInitError extends Error {
   readonly properties: Record<string, unknown>;
   readonly reasons: string[];
 
-  constructor(id: string, properties: Record<string, unknown>, cause: unknown, inputs: Record<string, unknown>) {
+  /** `message`: what the step's error says instead of "<id> exists but is not ready" (an object ready, a change not made). */
+  constructor(
+    id: string,
+    properties: Record<string, unknown>,
+    cause: unknown,
+    inputs: Record<string, unknown>,
+    message?: string,
+  ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${id} exists but is not ready: ${reason}`);
+    super(message ?? `${id} exists but is not ready: ${reason}`);
     this.name = "ResourceInitError";
     this.id = id;
     this.properties = { ...properties, __provider: inputs.__provider };

@@ -1,13 +1,18 @@
 import { Emulator, startEmulator } from "../../emulator";
 import { NeonError } from "../../client";
+import { ResourceInitError } from "./errors";
 import {
   alreadyProven,
+  createSettled,
+  CREATE_ATTEMPTS,
   deleteUnlessGone,
+  explainGone,
   goneError,
   goneText,
   ProjectObject,
   projectAnswers,
   readOrGone,
+  recordedAsItIs,
 } from "./lifecycle";
 import { configure } from "./runtime";
 
@@ -151,5 +156,97 @@ describe("projectAnswers", () => {
       /^Compute ep-1 was not found, and neither was its project no-such-project, so it is not known whether the compute is gone: .*pulumi state delete .*use a key that does\. Nothing was changed \(docs\/troubleshooting\.md\)\.$/,
     );
     expect(((error as Error).cause as NeonError).kind).toBe("not_found");
+  });
+
+  it("explainGone: a change's 404 of an object its project lacks says so, with what to do", async () => {
+    const object = { ...compute, projectId: emulator.projectId };
+    const error = notFound();
+    const gone = (await explainGone(error, object, { present: async () => false, also: "or it expired" })) as Error;
+    expect(gone.message).toMatch(
+      /^Compute ep-1 no longer exists in project .*: it was deleted outside Pulumi, or it expired/,
+    );
+    expect(gone.cause).toBe(error);
+    // Without a presence check, the project answering is the proof.
+    expect(((await explainGone(error, object)) as Error).message).toMatch(/^Compute ep-1 no longer exists/);
+  });
+
+  it("explainGone: an object still there keeps the 404, or what `otherwise` finds; other errors stand", async () => {
+    const object = { ...compute, projectId: emulator.projectId };
+    const error = notFound();
+    expect(await explainGone(error, object, { present: async () => true })).toBe(error);
+    const branchGone = new Error("the branch it moves to is gone");
+    expect(await explainGone(error, object, { present: async () => true, otherwise: async () => branchGone })).toBe(
+      branchGone,
+    );
+    const refused = new NeonError({ kind: "validation", status: 422, message: "no" });
+    expect(await explainGone(refused, object)).toBe(refused);
+    const failing = async () => Promise.reject(lost());
+    expect(await explainGone(error, object, { present: failing })).toBe(error); // a failed read proves nothing
+  });
+
+  it("explainGone: a project that does not answer either: nothing can be concluded", async () => {
+    const explained = (await explainGone(notFound(), { ...compute, projectId: "no-such-project" })) as Error;
+    expect(explained.message).toMatch(/^Compute ep-1 was not found, and neither was its project no-such-project/);
+  });
+});
+
+describe("createSettled", () => {
+  it("sends again only while the outcome stays unknown, at most CREATE_ATTEMPTS times", async () => {
+    const attempts: number[] = [];
+    const made = await createSettled(async (attempt) => {
+      attempts.push(attempt);
+      if (attempt < 3) throw lost();
+      return "made";
+    });
+    expect(made).toBe("made");
+    expect(attempts).toEqual([1, 2, 3]);
+    let sent = 0;
+    const stillLost = createSettled(async () => {
+      sent++;
+      throw lost();
+    });
+    await expect(stillLost).rejects.toMatchObject({ kind: "ambiguous" });
+    expect(sent).toBe(CREATE_ATTEMPTS);
+  });
+
+  it("any other failure is the create's, at once", async () => {
+    let sent = 0;
+    const refused = new NeonError({ kind: "conflict", status: 409, message: "taken" });
+    await expect(
+      createSettled(async () => {
+        sent++;
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    expect(sent).toBe(1);
+  });
+});
+
+describe("recordedAsItIs", () => {
+  const failed = new NeonError({ kind: "wait_timeout", status: 0, message: "its operations timed out" });
+  const inputs = { name: "x", __provider: "serialized" };
+
+  it("records the object as read now, with its id and the step's __provider", async () => {
+    const recorded = (await recordedAsItIs("ep-1", inputs, failed, { read: async () => ({ name: "x", a: 1 }) })) as
+      ResourceInitError | undefined;
+    expect(recorded).toBeInstanceOf(ResourceInitError);
+    expect(recorded).toMatchObject({ id: "ep-1", properties: { name: "x", a: 1, __provider: "serialized" } });
+    expect(recorded!.message).toBe("ep-1 exists but is not ready: its operations timed out");
+  });
+
+  it("unread: what to record then, else the error stands; not there after all: the error stands", async () => {
+    const unreadable = async () => Promise.reject(lost());
+    const unread = { name: "x", type: "read_write" };
+    expect(await recordedAsItIs("ep-1", inputs, failed, { read: unreadable, unread })).toMatchObject({
+      properties: { ...unread, __provider: "serialized" },
+    });
+    expect(await recordedAsItIs("ep-1", inputs, failed, { read: unreadable })).toBe(failed);
+    expect(await recordedAsItIs("ep-1", inputs, failed, { read: async () => undefined, unread })).toBe(failed);
+  });
+
+  it("a ready object whose change was not made says so in the error's own words", async () => {
+    const message = "the move was not made";
+    const recorded = (await recordedAsItIs("ep-1", inputs, failed, { read: async () => ({}), message })) as Error;
+    expect(recorded.message).toBe(message);
   });
 });

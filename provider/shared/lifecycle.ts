@@ -1,19 +1,22 @@
 /**
- * What every resource does with an object that may be gone, written once: a refresh that finds it gone drops it from
- * the state, a delete that finds it gone is done, and a change that finds it gone says so and what to do.
+ * The lifecycle every resource shares, written once: a create whose answer was lost is settled, never duplicated
+ * (`createSettled`); an object left half-made is recorded as it is (`recordedAsItIs`); a refresh that finds it gone
+ * drops it from the state (`readOrGone`), a delete that finds it gone is done (`deleteUnlessGone`), and a change that
+ * finds it gone says so and what to do (`explainGone`).
  *
  * Neon answers 404 alike for an object deleted outside Pulumi and for a project the key does not reach (another
  * account's key, an organization or project-scoped key of another organization or project): taking the second for the
  * first would drop from state, or report as destroyed, an object that still exists. So a 404 proves an object gone only
  * once something that answers shows it missing: its project (`projectAnswers`), or the list it lives in, read just now.
  *
- * What is particular to a resource stays a hook beside it: how it reads and deletes its object, how its messages name
- * it and its docs section (a `ProjectObject`), and what it does around a delete (Compute keeps an adopted compute,
- * Branch refuses a protected branch or one with children, Role and Database check identity first, ApiKey proves a
- * revoke by its list).
+ * What is particular to a resource stays a hook beside it: how it reads, creates and deletes its object and finds
+ * what a lost create made, how its messages name it and its docs section (a `ProjectObject`), and what it does around
+ * a delete (Compute keeps an adopted compute, Branch refuses a protected branch or one with children, Role and
+ * Database check identity first, ApiKey proves a revoke by its list).
  */
+type Props = Record<string, unknown>;
 import type * as pulumi from "@pulumi/pulumi";
-import { errorKind, resendWhileUnknown } from "./errors";
+import { errorKind, found, resendWhileUnknown, ResourceInitError } from "./errors";
 import { client } from "./runtime";
 
 /** An object of a project, as the lifecycle's messages name it. */
@@ -31,6 +34,51 @@ export interface ProjectObject {
 
 /** Resolves when a 404 of the object (`cause`, when one was thrown) proves it gone; else throws saying why not. */
 export type GoneProof = (cause?: unknown) => Promise<void>;
+
+/** Creates whose answers were lost, each settled as not made, before the step fails. */
+export const CREATE_ATTEMPTS = 3;
+
+/**
+ * Sends a create until its outcome is known. A lost answer (kind `ambiguous`) is settled by the client inside the
+ * project lock, before any other change of the project (client/resources/recover.ts): the resource's `recover` finds
+ * what the create made, by a name unique where it lives, and answers as the create would have. Only when nothing was
+ * made does the error reach here, and the create is sent again (`send` gets the attempt's number: Compute names each
+ * attempt anew), up to CREATE_ATTEMPTS times: never a duplicate, never another's object taken for its own.
+ */
+export async function createSettled<T>(send: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(attempt);
+    } catch (error) {
+      if (errorKind(error) !== "ambiguous" || attempt >= CREATE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** How a half-made object is recorded: read as it is now, or, when it cannot be read, `unread`. */
+export interface AsItIs {
+  /** Its outputs as the service has it now; undefined when it turns out not to be there (the error then stands). */
+  read: () => Promise<Props | undefined>;
+  /** The outputs to record when it cannot be read (none: the error stands, and the next read finds the object). */
+  unread?: Props;
+  /** What the step's error says instead of "<id> exists but is not ready" (the object is ready; a change was not). */
+  message?: string;
+}
+
+/**
+ * An object that exists though its step did not finish (its operations failed or timed out, or part of a change was
+ * not made): the error to throw records it with its id, as it is now (ResourceInitError), so that the engine keeps it
+ * in state, nothing is orphaned, and the next `up` sends what is still missing.
+ */
+export async function recordedAsItIs(id: string, inputs: Props, error: unknown, asItIs: AsItIs): Promise<unknown> {
+  let outputs: Props | undefined;
+  try {
+    outputs = await asItIs.read();
+  } catch {
+    outputs = asItIs.unread;
+  }
+  return outputs === undefined ? error : new ResourceInitError(id, outputs, error, inputs, asItIs.message);
+}
 
 /** The row of docs/troubleshooting.md for an object whose project does not answer either. */
 const UNREACHABLE_DOCS = "docs/troubleshooting.md";
@@ -129,6 +177,34 @@ export function goneError(object: ProjectObject, gone: Gone & { refused?: boolea
       `(${object.docs}).`,
     gone.cause === undefined ? undefined : { cause: gone.cause },
   );
+}
+
+/** What a 404 during a change is checked against, beyond the object's project answering. */
+export interface GoneHooks {
+  /** Reads whether the object is there after all (none: its project answering proves the 404). */
+  present?: () => Promise<boolean>;
+  /** The object is there: what else the 404 may mean (Compute: the branch it moves to is missing). */
+  otherwise?: (error: unknown) => Promise<unknown>;
+  /** What else may be true, said with the gone message (`or it expired`). */
+  also?: string;
+}
+
+/**
+ * The error to report for a change (an update) that got `error`: a 404 of an object proven gone (its project answers,
+ * and `present` does not find it) gives the one gone message with what to do; a project that does not answer says
+ * that nothing can be concluded; anything else, or a read that fails otherwise, stands as it was.
+ */
+export async function explainGone(error: unknown, object: ProjectObject, hooks: GoneHooks = {}): Promise<unknown> {
+  if (errorKind(error) !== "not_found") return error;
+  try {
+    if ((await found(() => client().branches.list(object.projectId))) === undefined)
+      return new Error(unreachableText(object), { cause: error });
+    if (hooks.present === undefined || !(await hooks.present()))
+      return goneError(object, { cause: error, also: hooks.also });
+    return (await hooks.otherwise?.(error)) ?? error;
+  } catch {
+    return error; // a read that failed otherwise proves nothing
+  }
 }
 
 /** Neither the object nor its project answers: deleted with its project, or out of the key's reach. */

@@ -92,10 +92,25 @@ describe.each<[DatabaseOwnedUntil, number]>([
   ["finished", 422],
 ])("a role deleted while another's delete of its database runs (counted until its delete is %s)", (until, refusal) => {
   let own: NeonWorld;
+  // Service time moves with real time, a tick every 20 ms, except while held: the other process's delete of the
+  // database stays unfinished until the up's role DELETE has met it, however slow a loaded machine is.
+  let held = false;
+  let ticker: NodeJS.Timeout;
   beforeAll(async () => {
-    own = await neonWorld({ emulator: { operationDurationMs: 5000, databaseOwnedUntil: until } });
+    own = await neonWorld({ emulator: { operationDurationMs: 1000, manualClock: true, databaseOwnedUntil: until } });
+    ticker = setInterval(() => held || own.emulator.clock.advance(20), 20);
   });
-  afterAll(() => own.stop());
+  afterAll(async () => {
+    clearInterval(ticker);
+    await own.stop();
+  });
+
+  /** Resolves once the emulator has answered a request that `matches` (fails after a minute without one). */
+  async function answered(matches: (entry: { method: string; path: string }) => boolean): Promise<void> {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20)))
+      if (own.emulator.requests.some(matches)) return;
+    throw new Error("the up sent no DELETE of role app within a minute");
+  }
 
   it(`the up removing both converges: the role's DELETE meets ${refusal} first, then goes`, async () => {
     const main = own.branches.main; // its running primary gives a role's or database's change an operation
@@ -114,12 +129,15 @@ describe.each<[DatabaseOwnedUntil, number]>([
 
     // Another process (the console, another stack) deletes the database; its operation runs for a while. This
     // process's own deletes are ordered by its project lock, so only another's can leave the window open.
+    held = true;
     const url = `${own.emulator.baseUrl}/projects/${own.projectId}/branches/${main}/databases/appdb`;
     const deleted = await fetch(url, { method: "DELETE", headers: { authorization: `Bearer ${own.emulator.apiKey}` } });
     expect(deleted.status).toBe(200);
 
     shown.role = shown.database = false;
-    const up = await stack.up({ skipPreview: true });
+    const upping = stack.up({ skipPreview: true });
+    await answered((r) => r.method === "DELETE" && r.path.endsWith("/roles/app")).finally(() => (held = false));
+    const up = await upping;
     expect(up.error?.message).toBeUndefined();
     expect(ops(up, "app", "appdb")).toEqual(["delete app", "delete appdb"]);
     const roleDeletes = requests(up).filter((r) => r.method === "DELETE" && r.path.endsWith("/roles/app"));

@@ -1,0 +1,101 @@
+/**
+ * Adoption by id (`adoptId`), written once for the resources that have it (Compute, Branch): Pulumi's `import` cannot
+ * reach a dynamic provider, so a program names an existing object and its create takes it under management.
+ *
+ * - Adoption reads the object (one not there: refused, nothing changed), refuses what cannot change in place, and
+ *   changes what differs from the program (the resource's hook: `adoptCompute`, `adoptBranch`).
+ * - **Pulumi never deletes an object that the state's `adoptId` names.** With `adoptId` still in the program, a
+ *   replacement (`pulumi up --replace`, a `replacementTrigger`, a new parent without an alias) calls Create while the
+ *   object exists, and Create adopts that same object again: it cannot tell a first adoption from a re-adoption, and
+ *   neither Create nor the replacement's Check gets the old state. So the Delete of the replaced resource leaves it;
+ *   Delete cannot tell a replacement from a destroy, so a destroy leaves it too, and says how to delete it: remove
+ *   `adoptId` (an update that sends nothing records that), then remove the resource. An object left behind is a
+ *   nuisance; one deleted while a state holds it is a loss (api.md, "Ambiguous writes").
+ * - Check says beforehand what adopting may do, that `adoptId` only acts once, and what removing it means.
+ */
+import { errorKind } from "./errors";
+
+type Props = Record<string, unknown>;
+
+/** What adoption's messages say of one resource type. */
+export interface Adoptable {
+  /** `Compute`, `Branch`: how messages name the resource. */
+  type: string;
+  /** `compute`, `branch`: how messages name the object. */
+  kind: string;
+  /** What adopting changes, said before it happens (`where its sizes … differ, adopting PATCHes them …`). */
+  adopting: (news: Props) => string;
+  /** Said when `adoptId` stays in the program (Branch: keep it for the default branch). */
+  staying?: string;
+}
+
+const REPLACEMENTS = "pulumi up --replace, a replacementTrigger, a new parent";
+
+/** The object `id` for adoption; one not there is refused, saying nothing was changed. */
+export async function readForAdoption<T>(adoptable: Adoptable, projectId: string, id: string, read: () => Promise<T>) {
+  try {
+    return await read();
+  } catch (error) {
+    if (errorKind(error) !== "not_found") throw error;
+    throw new Error(`adoptId: ${adoptable.kind} ${id} does not exist in project ${projectId}. Nothing was changed.`, {
+      cause: error,
+    });
+  }
+}
+
+/** The refusal of an object that differs from the program where it cannot change in place: `why`, then `remedy`. */
+export function cannotAdopt(adoptable: Adoptable, id: string, why: string, remedy: string): Error {
+  return new Error(
+    `adoptId: ${adoptable.kind} ${id} cannot be adopted as declared: ${why}, and the program declares another value ` +
+      `(${remedy}). Nothing was changed.`,
+  );
+}
+
+/** What Check says about `adoptId` (olds empty: a create or a replacement; else an existing resource). */
+export function adoptionWarnings(adoptable: Adoptable, olds: Props, news: Props): string[] {
+  const { type, kind } = adoptable;
+  const label = `${type} "${String(news.resourceName ?? "")}"`;
+  if (typeof news.adoptId !== "string") {
+    if (typeof olds.adoptId !== "string") return [];
+    return [
+      `${label}: adoptId ${olds.adoptId} is removed; the up records that and sends nothing, and from then on ` +
+        `pulumi destroy (or removing the resource) deletes the ${kind}. Remove it in an up of its own: a ` +
+        `replacement of the resource (${REPLACEMENTS}) in the same up makes a new ${kind} and leaves ` +
+        `${olds.adoptId} on the service, unmanaged.`,
+    ];
+  }
+  if (Object.keys(olds).length === 0) {
+    return [
+      `${label} adopts ${news.adoptId}: ${adoptable.adopting(news)}. If this resource already holds ` +
+        `${news.adoptId} (a replacement: ${REPLACEMENTS}), it adopts it again, and the replaced resource leaves it ` +
+        `on the service: Pulumi never deletes a ${kind} that adoptId names.`,
+    ];
+  }
+  if (olds.adoptId !== news.adoptId) {
+    return [
+      `${label}: adoptId acts only when the resource is created, and this resource has its ${kind} already: ` +
+        `${news.adoptId} is recorded but not adopted now (a replacement would adopt it instead of making a ${kind}).`,
+    ];
+  }
+  return [
+    `${label}: adoptId only acts on the first up; remove it from the program (the next up records that and sends ` +
+      `nothing). While it stays, Pulumi never deletes ${kind} ${news.adoptId}: a replacement (${REPLACEMENTS}) adopts ` +
+      `it again, and pulumi destroy or removing the resource leaves it on the service.${adoptable.staying ?? ""}`,
+  ];
+}
+
+/**
+ * Why Delete leaves the object `id` (named `label` in messages) on the service, or undefined to delete it: its
+ * outputs still record `adoptId` naming it, so a replacement may hold it now (see the module's doc).
+ */
+export function keptAdopted(adoptable: Adoptable, id: string, label: string, props: Props): string | undefined {
+  if (props.adoptId !== id) return undefined;
+  return (
+    `${label} was not deleted: it was adopted, and its state still records adoptId ${id}. While adoptId stays in the ` +
+    `program, a replacement of the resource (${REPLACEMENTS}) adopts this same ${adoptable.kind} again, so Pulumi ` +
+    `never deletes it. If a replacement with adoptId took it in this up, it is managed as before. Otherwise (a ` +
+    `destroy, a removed resource, a replacement without adoptId) ${id} is no longer managed: delete it in the Neon ` +
+    `console, or declare the resource again with adoptId ${id}, run pulumi up, remove adoptId, run pulumi up, then ` +
+    `remove the resource.`
+  );
+}
