@@ -39,6 +39,7 @@ import * as path from "path";
 import { Emulator, EmulatorOptions, RequestLogEntry, startEmulator } from "../../emulator";
 import { NeonClient } from "../../client";
 import { findPulumiCli } from "../../testing/cli";
+import { examplesOf } from "../examples/runtimes";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const EXAMPLES_DIR = path.join(REPO_ROOT, "examples");
@@ -47,11 +48,8 @@ const PASSPHRASE = "examples-cli-test-passphrase";
 /** One CLI command's limit: a hung command fails the test instead of eating the suite's timeout. */
 const COMMAND_TIMEOUT_MS = 240_000;
 
-/** The examples a user can `pulumi up`: every directory of examples/ with a Pulumi.yaml. */
-const EXAMPLES = fs
-  .readdirSync(EXAMPLES_DIR)
-  .filter((name) => fs.existsSync(path.join(EXAMPLES_DIR, name, "Pulumi.yaml")))
-  .sort();
+/** The TypeScript examples a user can `pulumi up` (the YAML one runs in native-yaml.test.ts). */
+const EXAMPLES = examplesOf("nodejs");
 
 interface Run {
   /** The command as run (after `pulumi`). */
@@ -538,6 +536,8 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
       "primary-replica-key",
       "testing-your-program",
     ]);
+    // A YAML program through the native plugin: test/cli/native-yaml.test.ts runs it.
+    expect(examplesOf("yaml")).toEqual(["yaml-native"]);
   });
 
   it.concurrent("autoscaling: create, resize maxCu 2 -> 4 (restart warning, one PATCH), refresh, destroy", () =>

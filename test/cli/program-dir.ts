@@ -7,6 +7,7 @@ import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { Emulator } from "../../emulator";
+import { isExecutable } from "../../testing/cli";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -28,6 +29,18 @@ export function nativeProgramDir(
   options: Pick<ProgramDirOptions, "prefix" | "project" | "program">,
 ): ProgramDir {
   return new ProgramDir({ ...options, emulator, cliRoot, typescript: true, pulumiYaml: NATIVE_PLUGIN_YAML });
+}
+
+/**
+ * The CLI's YAML language host (`<cliRoot>/bin/pulumi-language-yaml`, which `npm run pulumi:install` builds and
+ * Pulumi's installer ships), or a thrown error saying how to get it: a YAML program's test fails, never skips.
+ */
+export function yamlHostOrThrow(cliRoot: string): string {
+  const host = path.join(cliRoot, "bin", "pulumi-language-yaml");
+  if (!isExecutable(host)) {
+    throw new Error(`no ${host}: run \`npm run pulumi:install\` (it builds pulumi-language-yaml beside pulumi)`);
+  }
+  return host;
 }
 
 export interface Run {
@@ -55,10 +68,12 @@ export interface ProgramDirOptions {
   /** The prefix of the temporary directory under test/cli (git-ignored as `.tmp-*`). */
   prefix: string;
   project: string;
-  /** The lines of index.js (index.ts with `typescript`). */
+  /** The lines of index.js (index.ts with `typescript`); with `yaml`, Pulumi.yaml's after its name and runtime. */
   program: string[];
   /** A TypeScript program, index.ts, type-checked as the CLI runs it (with a strict tsconfig.json). */
   typescript?: boolean;
+  /** A YAML program (`runtime: yaml`, run by pulumi-language-yaml beside the CLI): Pulumi.yaml alone. */
+  yaml?: boolean;
   /** Lines added to Pulumi.yaml (a `plugins:` section). */
   pulumiYaml?: string[];
   emulator: Emulator;
@@ -76,10 +91,15 @@ export class ProgramDir {
     fs.mkdirSync(this.program);
     fs.mkdirSync(path.join(this.root, "backend"));
     const main = options.typescript ? "index.ts" : "index.js";
-    const runtime = `runtime:\n  name: nodejs\n  options:\n    typescript: ${options.typescript === true}\n`;
-    const yaml = [`name: ${options.project}\n${runtime}main: ${main}`, ...(options.pulumiYaml ?? []), ""];
-    fs.writeFileSync(path.join(this.program, "Pulumi.yaml"), yaml.join("\n"));
-    fs.writeFileSync(path.join(this.program, main), [...options.program, ""].join("\n"));
+    if (options.yaml) {
+      const yaml = [`name: ${options.project}`, "runtime: yaml", ...(options.pulumiYaml ?? []), ...options.program, ""];
+      fs.writeFileSync(path.join(this.program, "Pulumi.yaml"), yaml.join("\n"));
+    } else {
+      const runtime = `runtime:\n  name: nodejs\n  options:\n    typescript: ${options.typescript === true}\n`;
+      const yaml = [`name: ${options.project}\n${runtime}main: ${main}`, ...(options.pulumiYaml ?? []), ""];
+      fs.writeFileSync(path.join(this.program, "Pulumi.yaml"), yaml.join("\n"));
+      fs.writeFileSync(path.join(this.program, main), [...options.program, ""].join("\n"));
+    }
     if (options.typescript) {
       const compilerOptions = {
         strict: true,

@@ -11,14 +11,14 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
+import { examplesOf } from "../examples/runtimes";
 import { REPO_ROOT } from "./pack";
 import { readmeProgram } from "./readme-program";
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
 const ROOT_MANIFEST = JSON.parse(read("package.json"));
-const EXAMPLES = fs
-  .readdirSync(path.join(REPO_ROOT, "examples"))
-  .filter((name) => fs.existsSync(path.join(REPO_ROOT, "examples", name, "Pulumi.yaml")));
+/** The TypeScript examples (the YAML one has no package.json or tsconfig.json). */
+const EXAMPLES = examplesOf("nodejs");
 
 describe("the README's Install section: a whole minimal program", () => {
   const program = readmeProgram();
