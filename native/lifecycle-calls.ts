@@ -3,7 +3,9 @@
  * the resource's own lifecycle function (resources.ts: the dynamic resources' impl.ts) and writes the answer back,
  * secrets wrapped. The plugin does not support previews (Configure), so the engine calls Create and Update only to
  * make changes (a preview's Create or Update, were one sent, answers the inputs, as the engine does for a plugin without
- * previews); a preview sends no request (Check and Diff are offline).
+ * previews); a preview sends no request (Check and Diff are offline). A state the dynamic provider wrote (a resource
+ * moved to this plugin by an alias) is read without its `__provider`, which the next refresh or update drops
+ * (moved.ts).
  */
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import {
@@ -24,6 +26,7 @@ import { secretOutputs } from "../provider/shared/declaration";
 import { diffResponse } from "./diff";
 import { Answered } from "./errors";
 import { importResource } from "./import";
+import { withoutDynamicProvider } from "./moved";
 import { Served, servedOf } from "./resources";
 import { parseUrn, withInternalInputs } from "./urn";
 import { receive, send } from "./wire";
@@ -38,10 +41,10 @@ const secretsOf = ({ declaration }: Served, ...received: Set<string>[]): Set<str
 
 export async function check(request: CheckRequest): Promise<CheckResponse> {
   const served = servedFor(request);
-  const olds = receive(request.getOlds());
+  const olds = withoutDynamicProvider(receive(request.getOlds()).props);
   const news = receive(request.getNews());
   const inputs = withInternalInputs(served.declaration, request.getUrn(), news.props);
-  const result = await served.lifecycle.check(olds.props, inputs);
+  const result = await served.lifecycle.check(olds, inputs);
   const failures = (result.failures ?? []).map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason));
   return new CheckResponse().setInputs(send(result.inputs ?? inputs, news.secrets)).setFailuresList(failures);
 }
@@ -51,8 +54,8 @@ export async function diff(request: DiffRequest): Promise<DiffResponse> {
   const olds = receive(request.getOlds());
   const news = receive(request.getNews());
   const oldInputs = request.hasOldInputs() ? receive(request.getOldInputs()).props : olds.props;
-  const answer = await served.lifecycle.diff(request.getId(), olds.props, news.props);
-  return diffResponse(answer, oldInputs, news.props);
+  const answer = await served.lifecycle.diff(request.getId(), withoutDynamicProvider(olds.props), news.props);
+  return diffResponse(answer, withoutDynamicProvider(oldInputs), news.props);
 }
 
 export async function create(request: CreateRequest): Promise<CreateResponse> {
@@ -79,26 +82,28 @@ export async function read(request: ReadRequest): Promise<ReadResponse> {
       .setProperties(send(imported.outputs, secretsOf(served)))
       .setInputs(send(imported.inputs));
   }
-  const result = await served.lifecycle.read(request.getId(), state.props);
+  const result = await served.lifecycle.read(request.getId(), withoutDynamicProvider(state.props));
   const response = new ReadResponse().setId(result.id ?? "");
   if (!result.id) return response; // gone: the engine drops it from the state
-  response.setProperties(send(result.props ?? {}, secretsOf(served, state.secrets, inputs.secrets)));
-  if (result.inputs) response.setInputs(send(result.inputs, inputs.secrets));
+  const props = withoutDynamicProvider(result.props ?? {});
+  response.setProperties(send(props, secretsOf(served, state.secrets, inputs.secrets)));
+  if (result.inputs) response.setInputs(send(withoutDynamicProvider(result.inputs), inputs.secrets));
   return response;
 }
 
 export async function update(request: UpdateRequest): Promise<UpdateResponse> {
   const served = servedFor(request);
-  const olds = receive(request.getOlds());
+  const received = receive(request.getOlds());
+  const olds = withoutDynamicProvider(received.props);
   const news = receive(request.getNews());
-  const secrets = secretsOf(served, olds.secrets, news.secrets);
+  const secrets = secretsOf(served, received.secrets, news.secrets);
   if (request.getPreview()) return new UpdateResponse().setProperties(send(news.props, secrets));
-  const result = await Answered.orKeep(secrets, () => served.lifecycle.update(request.getId(), olds.props, news.props));
+  const result = await Answered.orKeep(secrets, () => served.lifecycle.update(request.getId(), olds, news.props));
   return new UpdateResponse().setProperties(send(result.outs ?? {}, secrets));
 }
 
 export async function deleteResource(request: DeleteRequest): Promise<Empty> {
   const served = servedFor(request);
-  await served.lifecycle.delete(request.getId(), receive(request.getProperties()).props);
+  await served.lifecycle.delete(request.getId(), withoutDynamicProvider(receive(request.getProperties()).props));
   return new Empty();
 }

@@ -36,7 +36,7 @@ describe("a primary (read_write) replaced by the engine, through the real CLI", 
       return run(world, engine, branch, declared, async (stack, t) => {
         const old = await firstUp(world, stack, t, engine);
         const refused = t.command("replace", await stack.up({ replace: ["db"] }));
-        await expectRefusedBeforeSending(world, stack, refused, old, branch, "remove deleteBeforeReplace: false");
+        await expectRefusedBeforeSending(world, stack, refused, old, branch, "set deleteBeforeReplace: true");
         expect(refused.outputs).toEqual({ id: old });
         await check(stack, t, engine, "after refused replace");
 

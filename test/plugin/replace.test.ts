@@ -102,7 +102,7 @@ describe("a replica replaced by the engine", () => {
     const old = String(outputs(stack).id);
     const refused = await stack.up({ replace: ["db"] });
     expect(refused.error?.message).toContain(`${old} (pulumi-`);
-    expect(refused.error?.message).toContain("if this is a replacement, remove deleteBeforeReplace: false");
+    expect(refused.error?.message).toContain("if this is a replacement, set deleteBeforeReplace: true");
     expect(writes(refused)).toEqual([]);
     expect(await computesOn(branch)).toEqual([old]);
     expect(idsInState(stack)).toEqual([old]);
