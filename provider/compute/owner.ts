@@ -46,9 +46,10 @@ export function carriesOwnerTag(compute: object, inputs: Props): boolean {
  * engine deletes the old compute before it creates the new one, including for `pulumi up --replace`, whose Check gets
  * no old inputs (pulumi/pulumi step_generator.go). A native Compute has no class: the plugin's Diff answers
  * `deleteBeforeReplace` for a replacement it plans, but `--replace` asks no Diff (step_generator.go, diff:
- * isTargetedReplace), so there the refusal below asks for the option (test/cli/native-move.test.ts). Where the state is known to hold the resource (Check got its old
- * inputs: a replacement a diff decides, a new `replacementTrigger`) and a program set `deleteBeforeReplace: false`,
- * one of the tagged computes is the one it replaces: when a Diff saw its id, the others are refused; otherwise none.
+ * isTargetedReplace), so there the refusal below asks for the option (test/cli/native-move.test.ts). Where the state
+ * is known to hold the resource (Check got its old inputs: a replacement a diff decides, a new `replacementTrigger`)
+ * and a program set `deleteBeforeReplace: false`, one of the tagged computes is the one it replaces: when a Diff saw
+ * its id, the others are refused; otherwise none.
  * Docs: docs/faults.md, "Computes: names, lost responses and interruptions".
  */
 export const STRAYS_DOCS = "docs/faults.md#computes-names-lost-responses-and-interruptions";
@@ -103,7 +104,7 @@ function straysMessage(inputs: Props, strays: ApiEndpoint[]): string {
     `interrupted pulumi up made it or pulumi state delete forgot it, keep it with adoptId: "${first.id}" (or delete ` +
     `it if nothing uses it) and run pulumi up again; if you moved this resource under a new parent, give it an alias ` +
     `to its old place; if this is a replacement, set deleteBeforeReplace: true (the Compute class's default, which a ` +
-    `native neon:index:Compute lacks); if another stack with the same ` +
-    `project and stack names holds it, it is not yours: rename this resource. See ${STRAYS_DOCS}`
+    `native neon:index:Compute lacks); if another stack with the same project and stack names holds it, it is not ` +
+    `yours: rename this resource. See ${STRAYS_DOCS}`
   );
 }
