@@ -231,7 +231,7 @@ describe("recordedAsItIs", () => {
       ResourceInitError | undefined;
     expect(recorded).toBeInstanceOf(ResourceInitError);
     expect(recorded).toMatchObject({ id: "ep-1", properties: { name: "x", a: 1, __provider: "serialized" } });
-    expect(recorded!.message).toBe("ep-1 exists but is not ready: its operations timed out");
+    expect(recorded!.message).toBe(`ep-1 exists but is not ready: ${failed.message}`);
   });
 
   it("unread: what to record then, else the error stands; not there after all: the error stands", async () => {
