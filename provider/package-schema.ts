@@ -153,9 +153,27 @@ export const FUNCTIONS = {
   },
 };
 
+/**
+ * The generated SDKs' settings (`npm run generate` writes sdk/nodejs, sdk/go, sdk/python from them: scripts/sdks.ts).
+ * The SDKs are classes over the native plugin (bin/pulumi-resource-neon), so each takes a name of its own: the
+ * Node.js SDK is not the npm package pulumi-neon-dynamic (the dynamic resources and the plugin). The GitHub path is a
+ * placeholder until the repository has a public home; the Go module in sdk/go/neon carries it. Every SDK takes
+ * schema.json's version (package.json's), as the plugin does.
+ */
 export const LANGUAGE = {
   nodejs: {
-    packageName: "pulumi-neon-dynamic",
-    packageDescription: "Pulumi dynamic resources for Neon's management API.",
+    packageName: "@pulumi-neon/neon",
+    packageDescription: "Pulumi resources for Neon's management API, served by the native plugin pulumi-resource-neon.",
+    respectSchemaVersion: true,
+  },
+  go: {
+    importBasePath: "github.com/pulumi-neon/pulumi-neon/sdk/go/neon",
+    generateResourceContainerTypes: true,
+    respectSchemaVersion: true,
+  },
+  python: {
+    packageName: "pulumi_neon",
+    pyproject: { enabled: true },
+    respectSchemaVersion: true,
   },
 };
