@@ -45,6 +45,23 @@ export const PACKAGE_CONFIG = {
   },
 };
 
+/**
+ * The provider resource's inputs: the configuration's settings, for an explicit provider (`new neon.Provider("other",
+ * { apiKey })` in a generated SDK), whose inputs the plugin's Configure reads before the stack's `neon:*` configuration
+ * (native/configure.ts). Without it the SDKs' Provider classes take no arguments. Without the settings' defaults: with
+ * them, the generated classes would read NEON_API_KEY in the program and send it as an input that is not a secret, so
+ * the key would land in the state in plain text; the plugin falls back to the same variables itself.
+ */
+export const PACKAGE_PROVIDER = {
+  description: "The provider of Neon's resources: a Neon account's API key and the API's URL.",
+  inputProperties: Object.fromEntries(
+    Object.entries(PACKAGE_CONFIG.variables).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...("secret" in spec ? { secret: spec.secret } : {}), description: spec.description },
+    ]),
+  ),
+};
+
 /** The types the functions use (the resources' enumerations come from their declarations). */
 export const FUNCTION_TYPES = {
   "neon:index:ProjectSummary": {

@@ -14,7 +14,14 @@ import { Declaration } from "../provider/shared/declaration";
 import { propertyTable, tableMarkers } from "../provider/shared/docs-of";
 import { schemaParts } from "../provider/shared/schema-of";
 import { generateSdks } from "./sdks";
-import { FUNCTION_TYPES, FUNCTIONS, LANGUAGE, PACKAGE_CONFIG, PACKAGE_HEADER } from "../provider/package-schema";
+import {
+  FUNCTION_TYPES,
+  FUNCTIONS,
+  LANGUAGE,
+  PACKAGE_CONFIG,
+  PACKAGE_HEADER,
+  PACKAGE_PROVIDER,
+} from "../provider/package-schema";
 
 /** The repository (or, with `--root <dir>`, a copy of its schema.json, docs/resources.md and package.json). */
 const rootArg = process.argv.indexOf("--root");
@@ -29,6 +36,7 @@ function schemaOf(declarations: Declaration[], version: string): unknown {
   return {
     ...{ name, displayName, description, version, license, keywords },
     config: PACKAGE_CONFIG,
+    provider: PACKAGE_PROVIDER,
     types: { ...types, ...FUNCTION_TYPES },
     resources,
     functions: FUNCTIONS,

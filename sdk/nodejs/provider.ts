@@ -4,6 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
+/**
+ * The provider of Neon's resources: a Neon account's API key and the API's URL.
+ */
 export class Provider extends pulumi.ProviderResource {
     /** @internal */
     public static readonly __pulumiType = 'neon';
@@ -31,6 +34,9 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
+            resourceInputs["apiUrl"] = args?.apiUrl;
+            resourceInputs["waitTimeoutSeconds"] = pulumi.output(args?.waitTimeoutSeconds).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -41,4 +47,16 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.
+     */
+    apiKey?: pulumi.Input<string | undefined>;
+    /**
+     * Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.
+     */
+    apiUrl?: pulumi.Input<string | undefined>;
+    /**
+     * How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.
+     */
+    waitTimeoutSeconds?: pulumi.Input<number | undefined>;
 }

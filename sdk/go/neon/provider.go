@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The provider of Neon's resources: a Neon account's API key and the API's URL.
 type Provider struct {
 	pulumi.ProviderResourceState
 }
@@ -22,6 +23,9 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.ApiKey != nil {
+		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringPtrInput)
+	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Provider
 	err := ctx.RegisterResource("pulumi:providers:neon", name, args, &resource, opts...)
@@ -32,10 +36,22 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.
+	ApiKey *string `pulumi:"apiKey"`
+	// Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.
+	ApiUrl *string `pulumi:"apiUrl"`
+	// How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.
+	WaitTimeoutSeconds *float64 `pulumi:"waitTimeoutSeconds"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.
+	ApiKey pulumi.StringPtrInput
+	// Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.
+	ApiUrl pulumi.StringPtrInput
+	// How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.
+	WaitTimeoutSeconds pulumi.Float64PtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -18,11 +18,59 @@ __all__ = ['ProviderArgs', 'Provider']
 
 @pulumi.input_type
 class ProviderArgs:
-    def __init__(__self__):
+    def __init__(__self__, *,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 wait_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a Provider resource.
+
+        :param pulumi.Input[_builtins.str] api_key: Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.
+        :param pulumi.Input[_builtins.float] wait_timeout_seconds: How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.
         """
-        pass
+        if api_key is not None:
+            pulumi.set(__self__, "api_key", api_key)
+        if api_url is not None:
+            pulumi.set(__self__, "api_url", api_url)
+        if wait_timeout_seconds is not None:
+            pulumi.set(__self__, "wait_timeout_seconds", wait_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.
+        """
+        return pulumi.get(self, "api_key")
+
+    @api_key.setter
+    def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiUrl")
+    def api_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.
+        """
+        return pulumi.get(self, "api_url")
+
+    @api_url.setter
+    def api_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="waitTimeoutSeconds")
+    def wait_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.
+        """
+        return pulumi.get(self, "wait_timeout_seconds")
+
+    @wait_timeout_seconds.setter
+    def wait_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "wait_timeout_seconds", value)
 
 
 @pulumi.type_token("pulumi:providers:neon")
@@ -31,12 +79,18 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 wait_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
-        Create a Neon resource with the given unique name, props, and options.
+        The provider of Neon's resources: a Neon account's API key and the API's URL.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] api_key: Neon API key. Set it with `pulumi config set --secret neon:apiKey <key>`, else the NEON_API_KEY environment variable is used. Only the `neon:` namespace is read: a program's own `apiKey` setting is never sent to Neon. `pulumi refresh` and `pulumi destroy` use the key saved by the last `pulumi up`.
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the management API (for example a local emulator). Else the NEON_API_HOST environment variable, else https://console.neon.tech/api/v2.
+        :param pulumi.Input[_builtins.float] wait_timeout_seconds: How long a step waits for the service's operations, in seconds. Else the NEON_WAIT_TIMEOUT_SECONDS environment variable, else 300.
         """
         ...
     @overload
@@ -45,7 +99,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Create a Neon resource with the given unique name, props, and options.
+        The provider of Neon's resources: a Neon account's API key and the API's URL.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.
@@ -62,6 +116,9 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 wait_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -71,6 +128,9 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
+            __props__.__dict__["api_url"] = api_url
+            __props__.__dict__["wait_timeout_seconds"] = pulumi.Output.from_input(wait_timeout_seconds).apply(pulumi.runtime.to_json) if wait_timeout_seconds is not None else None
         super(Provider, __self__).__init__(
             'neon',
             resource_name,
