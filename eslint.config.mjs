@@ -22,7 +22,9 @@ const folderRules = [...RESOURCE_FOLDERS, "shared"].map((folder) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/**/node_modules/**", "bench/results/**"] },
+  {
+    ignores: ["dist/**", "node_modules/**", "sdk/**", "coverage/**", "examples/**/node_modules/**", "bench/results/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -45,6 +45,23 @@ export const PACKAGE_CONFIG = {
   },
 };
 
+/**
+ * The provider resource's inputs: the configuration's settings, for an explicit provider (`new neon.Provider("other",
+ * { apiKey })` in a generated SDK), whose inputs the plugin's Configure reads before the stack's `neon:*` configuration
+ * (native/configure.ts). Without it the SDKs' Provider classes take no arguments. Without the settings' defaults: with
+ * them, the generated classes would read NEON_API_KEY in the program and send it as an input that is not a secret, so
+ * the key would land in the state in plain text; the plugin falls back to the same variables itself.
+ */
+export const PACKAGE_PROVIDER = {
+  description: "The provider of Neon's resources: a Neon account's API key and the API's URL.",
+  inputProperties: Object.fromEntries(
+    Object.entries(PACKAGE_CONFIG.variables).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...("secret" in spec ? { secret: spec.secret } : {}), description: spec.description },
+    ]),
+  ),
+};
+
 /** The types the functions use (the resources' enumerations come from their declarations). */
 export const FUNCTION_TYPES = {
   "neon:index:ProjectSummary": {
@@ -153,9 +170,27 @@ export const FUNCTIONS = {
   },
 };
 
+/**
+ * The generated SDKs' settings (`npm run generate` writes sdk/nodejs, sdk/go, sdk/python from them: scripts/sdks.ts).
+ * The SDKs are classes over the native plugin (bin/pulumi-resource-neon), so each takes a name of its own: the
+ * Node.js SDK is not the npm package pulumi-neon-dynamic (the dynamic resources and the plugin). The GitHub path is a
+ * placeholder until the repository has a public home; the Go module in sdk/go/neon carries it. Every SDK takes
+ * schema.json's version (package.json's), as the plugin does.
+ */
 export const LANGUAGE = {
   nodejs: {
-    packageName: "pulumi-neon-dynamic",
-    packageDescription: "Pulumi dynamic resources for Neon's management API.",
+    packageName: "@pulumi-neon/neon",
+    packageDescription: "Pulumi resources for Neon's management API, served by the native plugin pulumi-resource-neon.",
+    respectSchemaVersion: true,
+  },
+  go: {
+    importBasePath: "github.com/pulumi-neon/pulumi-neon/sdk/go/neon",
+    generateResourceContainerTypes: true,
+    respectSchemaVersion: true,
+  },
+  python: {
+    packageName: "pulumi_neon",
+    pyproject: { enabled: true },
+    respectSchemaVersion: true,
   },
 };

@@ -1,17 +1,27 @@
 /**
  * `npm run generate`: writes the files derived from the resources' declarations, schema.json and the property tables
- * of docs/resources.md (between their markers). `--check` writes nothing and fails, naming them, when any is out of
- * date (CI runs it: `npm run generate:check`). The docs are formatted as `npm run format` would (prettier leaves
- * schema.json as JSON.stringify writes it).
+ * of docs/resources.md (between their markers), then the SDKs that schema.json gives (sdk/nodejs, sdk/go, sdk/python:
+ * scripts/sdks.ts, which needs Go). `--check` writes nothing and fails, naming them, when any is out of date (CI runs
+ * it: `npm run generate:check`). `--no-sdks` leaves sdk/ out (no Go needed). The docs are formatted as
+ * `npm run format` would (prettier leaves schema.json as JSON.stringify writes it).
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
 import { DECLARATIONS } from "../provider/declarations";
 import { Declaration } from "../provider/shared/declaration";
 import { propertyTable, tableMarkers } from "../provider/shared/docs-of";
 import { schemaParts } from "../provider/shared/schema-of";
-import { FUNCTION_TYPES, FUNCTIONS, LANGUAGE, PACKAGE_CONFIG, PACKAGE_HEADER } from "../provider/package-schema";
+import { generateSdks } from "./sdks";
+import {
+  FUNCTION_TYPES,
+  FUNCTIONS,
+  LANGUAGE,
+  PACKAGE_CONFIG,
+  PACKAGE_HEADER,
+  PACKAGE_PROVIDER,
+} from "../provider/package-schema";
 
 /** The repository (or, with `--root <dir>`, a copy of its schema.json, docs/resources.md and package.json). */
 const rootArg = process.argv.indexOf("--root");
@@ -26,6 +36,7 @@ function schemaOf(declarations: Declaration[], version: string): unknown {
   return {
     ...{ name, displayName, description, version, license, keywords },
     config: PACKAGE_CONFIG,
+    provider: PACKAGE_PROVIDER,
     types: { ...types, ...FUNCTION_TYPES },
     resources,
     functions: FUNCTIONS,
@@ -55,6 +66,7 @@ async function formatted(file: string, text: string): Promise<string> {
 
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
+  const sdks = !process.argv.includes("--no-sdks");
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   const wanted = new Map<string, string>([
     [SCHEMA, `${JSON.stringify(schemaOf(DECLARATIONS, version), null, 2)}\n`],
@@ -63,12 +75,41 @@ async function main(): Promise<void> {
   const stale = [...wanted].filter(([file, text]) => fs.readFileSync(file, "utf8") !== text).map(([file]) => file);
   const names = stale.map((file) => path.relative(ROOT, file));
   if (check) {
-    if (stale.length === 0) return;
-    process.stderr.write(`generate: ${names.join(", ")} out of date with the declarations: run npm run generate\n`);
-    process.exit(1);
+    const sdksCurrent = !sdks || checkSdks(wanted.get(SCHEMA)!);
+    if (stale.length > 0) {
+      process.stderr.write(`generate: ${names.join(", ")} out of date with the declarations: run npm run generate\n`);
+    }
+    if (stale.length > 0 || !sdksCurrent) process.exit(1);
+    return;
   }
   for (const file of stale) fs.writeFileSync(file, wanted.get(file)!);
   process.stdout.write(stale.length === 0 ? "generate: up to date\n" : `generate: wrote ${names.join(", ")}\n`);
+  if (sdks) writeSdks();
+}
+
+/** The SDKs the wanted schema.json (written or not) gives, against sdk/; each file that differs is named. */
+function checkSdks(schemaText: string): boolean {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-schema-"));
+  try {
+    fs.writeFileSync(path.join(dir, "schema.json"), schemaText);
+    const run = generateSdks(ROOT, path.join(dir, "schema.json"), true);
+    if (run.ok) return true;
+    process.stderr.write(run.lines.map((line) => `generate: ${line}\n`).join(""));
+    process.stderr.write("generate: sdk/ out of date with schema.json: run npm run generate\n");
+    return false;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function writeSdks(): void {
+  process.stdout.write("generate: sdk/nodejs, sdk/go, sdk/python from schema.json (tools/pulumi-cli/sdkgen)\n");
+  const started = Date.now();
+  const run = generateSdks(ROOT, SCHEMA, false);
+  process.stdout.write(run.lines.map((line) => `generate: ${line}\n`).join(""));
+  if (!run.ok) process.exit(1);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`generate: sdk/ ${run.lines.length === 0 ? "up to date" : "written"} (${seconds} s)\n`);
 }
 
 main().catch((err: unknown) => {
