@@ -38,7 +38,7 @@ export function namedTypes(declaration: Declaration): Record<string, Json> {
   const types: Record<string, Json> = {};
   const rows: (InputRow | OutputRow)[] = [...Object.values(declaration.inputs), ...Object.values(declaration.outputs)];
   for (const { enum: e, object: o } of rows) {
-    if (e) types[e.token] = { type: "string", description: e.description, enum: e.values };
+    if (e) types[e.token] = { type: "string", description: e.description, enum: e.values.map(named) };
     if (o) {
       const fields = Object.entries(o.fields).map(([name, f]) => [name, { ...f.schema, description: f.description }]);
       types[o.token] = { type: "object", description: o.description, properties: Object.fromEntries(fields) };
@@ -53,4 +53,16 @@ export function schemaParts(declarations: Declaration[]): { resources: Json; typ
     resources: Object.fromEntries(declarations.map((d) => [tokenOf(d), resourceSchema(d)])),
     types: Object.assign({}, ...declarations.map(namedTypes)),
   };
+}
+
+/**
+ * An enumeration's value with its name in the SDKs: `read_write` is `ReadWrite` (Go `ComputeTypeReadWrite`, Python
+ * `ComputeType.READ_WRITE`), not the generators' fallback spelled from the value (`ComputeType_Read_write`).
+ */
+function named(value: { value: string; description: string }) {
+  const name = value.value
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
+  return { name, ...value };
 }

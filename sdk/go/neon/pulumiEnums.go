@@ -15,9 +15,9 @@ type BranchInitSource string
 
 const (
 	// The parent's schema and data (the service's default).
-	BranchInitSource_Parent_Data = BranchInitSource("parent-data")
+	BranchInitSourceParentData = BranchInitSource("parent-data")
 	// A new root branch with the parent's schema only.
-	BranchInitSource_Schema_Only = BranchInitSource("schema-only")
+	BranchInitSourceSchemaOnly = BranchInitSource("schema-only")
 )
 
 func (BranchInitSource) ElementType() reflect.Type {
@@ -142,8 +142,8 @@ func (o BranchInitSourcePtrOutput) ToStringPtrOutputWithContext(ctx context.Cont
 // BranchInitSourceInput is an input type that accepts values of the BranchInitSource enum
 // A concrete instance of `BranchInitSourceInput` can be one of the following:
 //
-//	BranchInitSource_Parent_Data
-//	BranchInitSource_Schema_Only
+//	BranchInitSourceParentData
+//	BranchInitSourceSchemaOnly
 type BranchInitSourceInput interface {
 	pulumi.Input
 
@@ -183,9 +183,9 @@ type ComputeType string
 
 const (
 	// Primary: reads and writes; one per branch.
-	ComputeType_Read_write = ComputeType("read_write")
+	ComputeTypeReadWrite = ComputeType("read_write")
 	// Read replica.
-	ComputeType_Read_only = ComputeType("read_only")
+	ComputeTypeReadOnly = ComputeType("read_only")
 )
 
 func (ComputeType) ElementType() reflect.Type {
@@ -310,8 +310,8 @@ func (o ComputeTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) 
 // ComputeTypeInput is an input type that accepts values of the ComputeType enum
 // A concrete instance of `ComputeTypeInput` can be one of the following:
 //
-//	ComputeType_Read_write
-//	ComputeType_Read_only
+//	ComputeTypeReadWrite
+//	ComputeTypeReadOnly
 type ComputeTypeInput interface {
 	pulumi.Input
 
@@ -516,11 +516,11 @@ type Provisioner string
 
 const (
 	// Fixed-size pods.
-	Provisioner_K8s_Pod = Provisioner("k8s-pod")
+	ProvisionerK8sPod = Provisioner("k8s-pod")
 	// Virtual machines; needed for autoscaling.
-	Provisioner_K8s_Neonvm = Provisioner("k8s-neonvm")
+	ProvisionerK8sNeonvm = Provisioner("k8s-neonvm")
 	// Listed by Neon's OpenAPI document (Provisioner).
-	Provisioner_Serverless_Platform = Provisioner("serverless-platform")
+	ProvisionerServerlessPlatform = Provisioner("serverless-platform")
 )
 
 func (Provisioner) ElementType() reflect.Type {
@@ -645,9 +645,9 @@ func (o ProvisionerPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) 
 // ProvisionerInput is an input type that accepts values of the Provisioner enum
 // A concrete instance of `ProvisionerInput` can be one of the following:
 //
-//	Provisioner_K8s_Pod
-//	Provisioner_K8s_Neonvm
-//	Provisioner_Serverless_Platform
+//	ProvisionerK8sPod
+//	ProvisionerK8sNeonvm
+//	ProvisionerServerlessPlatform
 type ProvisionerInput interface {
 	pulumi.Input
 

@@ -6,11 +6,11 @@ export const BranchInitSource = {
     /**
      * The parent's schema and data (the service's default).
      */
-    Parent_data: "parent-data",
+    ParentData: "parent-data",
     /**
      * A new root branch with the parent's schema only.
      */
-    Schema_only: "schema-only",
+    SchemaOnly: "schema-only",
 } as const;
 
 /**
@@ -22,11 +22,11 @@ export const ComputeType = {
     /**
      * Primary: reads and writes; one per branch.
      */
-    Read_write: "read_write",
+    ReadWrite: "read_write",
     /**
      * Read replica.
      */
-    Read_only: "read_only",
+    ReadOnly: "read_only",
 } as const;
 
 /**
@@ -50,15 +50,15 @@ export const Provisioner = {
     /**
      * Fixed-size pods.
      */
-    K8s_pod: "k8s-pod",
+    K8sPod: "k8s-pod",
     /**
      * Virtual machines; needed for autoscaling.
      */
-    K8s_neonvm: "k8s-neonvm",
+    K8sNeonvm: "k8s-neonvm",
     /**
      * Listed by Neon's OpenAPI document (Provisioner).
      */
-    Serverless_platform: "serverless-platform",
+    ServerlessPlatform: "serverless-platform",
 } as const;
 
 /**
