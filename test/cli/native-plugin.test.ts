@@ -1,11 +1,12 @@
 /**
  * The native plugin (bin/pulumi-resource-neon) run by the real CLI as a user runs it: a TypeScript program declaring
- * `neon:index:Compute` through a hand-written CustomResource (no SDK is generated yet), its Pulumi.yaml pointing at the
- * repository's bin/ (`plugins: providers: [{ name: neon, path }]`), a file backend, the emulator. One stack, few
- * steps: preview (no request), up (the create), a second up that changes nothing and sends nothing, a resize whose
- * `preview --json` names both sizes in `detailedDiff` (the dynamic plugin's `null`) and carries the restart warning as
- * `"severity": "warning"` with the compute's URN (the dynamic plugin's is `info#err` without one), its up (one PATCH),
- * and destroy. The key stays secret: it is in no state file and no output.
+ * its resources with the generated Node.js SDK (`@pulumi-neon/neon`, sdk/nodejs; an explicit `neon.Provider` with
+ * another account's key beside the default one, and the functions through the plugin's Invoke), its Pulumi.yaml
+ * pointing at the repository's bin/ (`plugins: providers: [{ name: neon, path }]`), a file backend, the emulator. One
+ * stack, few steps: preview (no request), up (the create), a second up that changes nothing and sends nothing, a
+ * resize whose `preview --json` names both sizes in `detailedDiff` (the dynamic plugin's `null`) and carries the
+ * restart warning as `"severity": "warning"` with the compute's URN (the dynamic plugin's is `info#err` without one),
+ * its up (one PATCH), and destroy. The keys and the password stay secret: in no state file and no output.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -27,40 +28,32 @@ beforeAll(async () => {
     project: PROJECT,
     program: [
       `import * as pulumi from "@pulumi/pulumi";`,
-      ``,
-      `/** A Compute of the native plugin, declared by hand: its outputs are the properties passed as undefined. */`,
-      `class Compute extends pulumi.CustomResource {`,
-      `  declare readonly host: pulumi.Output<string>;`,
-      `  declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;`,
-      `  constructor(name: string, args: Record<string, pulumi.Input<unknown>>, opts?: pulumi.CustomResourceOptions) {`,
-      `    super("${TYPE}", name, { host: undefined, autoscalingLimitMaxCu: undefined, ...args }, opts);`,
-      `  }`,
-      `}`,
+      `import * as neon from "@pulumi-neon/neon";`,
       ``,
       `const config = new pulumi.Config();`,
       `const size = config.requireNumber("size");`,
-      `const db = new Compute("db", {`,
+      `const db = new neon.Compute("db", {`,
       `  projectId: config.require("projectId"),`,
       `  branchId: config.require("branchId"),`,
-      `  type: "read_only",`,
+      `  type: neon.ComputeType.ReadOnly,`,
       `  autoscalingLimitMinCu: size,`,
       `  autoscalingLimitMaxCu: size,`,
       `});`,
       `// Another account's compute, through an explicit provider with that account's key.`,
-      `const neon = new pulumi.Config("neon");`,
-      `class Provider extends pulumi.ProviderResource {`,
-      `  constructor(name: string, args: { apiKey: pulumi.Input<string>; apiUrl: pulumi.Input<string> }) {`,
-      `    super("neon", name, args);`,
-      `  }`,
-      `}`,
-      `const other = new Provider("other", {`,
+      `const neonConfig = new pulumi.Config("neon");`,
+      `const other = new neon.Provider("other", {`,
       `  apiKey: config.requireSecret("otherKey"),`,
-      `  apiUrl: neon.require("apiUrl"),`,
+      `  apiUrl: neonConfig.require("apiUrl"),`,
       `});`,
       `const elsewhere = { projectId: config.require("otherProjectId"), branchId: config.require("otherBranchId") };`,
-      `new Compute("elsewhere", { ...elsewhere, type: "read_only" }, { provider: other });`,
+      `new neon.Compute("elsewhere", { ...elsewhere, type: "read_only" }, { provider: other });`,
+      `// The functions, served by the plugin's Invoke: the default provider's projects, the other account's password.`,
+      `const projects = neon.getProjectsOutput({});`,
+      `const password = neon.getRolePasswordOutput({ ...elsewhere, roleName: config.require("otherRole") }, { provider: other });`,
       `export const host = db.host;`,
       `export const maxCu = db.autoscalingLimitMaxCu;`,
+      `export const projectIds = projects.projects.apply((list) => list.map((p) => p.id));`,
+      `export const otherPassword = password.password;`,
     ],
   });
 });
@@ -76,6 +69,9 @@ interface PreviewJson {
 }
 
 const computeSteps = (preview: PreviewJson) => preview.steps.filter((s) => s.urn.endsWith(`${TYPE}::db`));
+/** The requests besides the functions' reads (a function reads on every preview and up: docs/resources.md). */
+const beyondFunctions = (run: Run) =>
+  run.requests.filter((r) => !(r.method === "GET" && /^\/projects(\?|$)|\/reveal_password$/.test(r.path)));
 const writes = (run: Run) => run.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 
 it("preview, up, an up with no change, a resize with a detailed diff and a warning of the compute, destroy", async () => {
@@ -86,17 +82,20 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
   const other = emulator.createAccount();
   const otherApi = new NeonClient({ apiKey: other.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
   const otherBranchId = (await otherApi.branches.list(other.projectId))[0].id;
+  const [otherRole] = await otherApi.roles.list(other.projectId, otherBranchId);
+  const otherPassword = await otherApi.roles.revealPassword(other.projectId, otherBranchId, otherRole.name);
   await dir.ok(["stack", "init", "dev"]);
   await dir.ok([
     ...["config", "set-all", "--plaintext", `projectId=${projectId}`, "--plaintext", `branchId=${branchId}`],
     ...["--plaintext", "size=1", "--plaintext", `neon:apiUrl=${emulator.baseUrl}`],
     ...["--secret", `neon:apiKey=${emulator.apiKey}`, "--secret", `otherKey=${other.apiKey}`],
     ...["--plaintext", `otherProjectId=${other.projectId}`, "--plaintext", `otherBranchId=${otherBranchId}`],
+    ...["--plaintext", `otherRole=${otherRole.name}`],
   ]);
 
   const first = await dir.ok(["preview", "--json"]);
   expect(computeSteps(JSON.parse(first.stdout) as PreviewJson).map((s) => s.op)).toEqual(["create"]);
-  expect(first.requests).toEqual([]);
+  expect(beyondFunctions(first)).toEqual([]);
 
   const up = await dir.ok(["up", "--yes", "--skip-preview"]);
   // Each provider is a plugin process configured with its own account's key (the other's project answers it 404).
@@ -111,9 +110,14 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
   };
   expect(state).toMatchObject({ id: compute.id, outputs: { host: compute.host, autoscalingLimitMaxCu: 1 } });
   expect(JSON.stringify(state)).not.toContain("__provider");
+  // The functions answered with each provider's key: this account's projects, the other account's password, a secret.
+  const outputs = JSON.parse((await dir.ok(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+  expect(outputs).toMatchObject({ projectIds: [projectId], otherPassword: "[secret]" });
+  const shown = JSON.parse((await dir.ok(["stack", "output", "--json", "--show-secrets"])).stdout) as typeof outputs;
+  expect(shown.otherPassword).toBe(otherPassword);
 
   const again = await dir.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
-  expect(again.requests).toEqual([]);
+  expect(beyondFunctions(again)).toEqual([]);
 
   await dir.ok(["config", "set", "size", "2"]);
   const resize = await dir.ok(["preview", "--json"]);
@@ -135,7 +139,7 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
       message: expect.stringMatching(/^warning: Compute "db" \(ep-[\w-]+\) will restart if it is running: /),
     },
   ]);
-  expect(resize.requests).toEqual([]);
+  expect(beyondFunctions(resize)).toEqual([]);
 
   const resized = await dir.ok(["up", "--yes", "--skip-preview"]);
   expect(writes(resized)).toEqual([`PATCH /projects/${projectId}/endpoints/${compute.id}`]);
@@ -148,10 +152,11 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
   const files = fs.readdirSync(backend, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
   for (const file of files) {
     const text = fs.readFileSync(path.join(file.parentPath, file.name), "utf8");
-    for (const key of [emulator.apiKey, other.apiKey]) expect(text).not.toContain(key);
+    for (const secret of [emulator.apiKey, other.apiKey, otherPassword]) expect(text).not.toContain(secret);
   }
   for (const run of [first, up, again, resize, resized]) {
-    for (const key of [emulator.apiKey, other.apiKey]) expect(run.stdout + run.stderr).not.toContain(key);
+    for (const secret of [emulator.apiKey, other.apiKey, otherPassword])
+      expect(run.stdout + run.stderr).not.toContain(secret);
   }
 
   const destroyed = await dir.ok(["destroy", "--yes", "--skip-preview"]);

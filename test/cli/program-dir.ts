@@ -3,7 +3,7 @@
  * file backend and a PULUMI_HOME of its own, and the real CLI run on it as a user runs it: the suites that drive the
  * `pulumi` binary directly (an interrupted up, --continue-on-error) rather than through the Automation API.
  */
-import { ChildProcess, spawn } from "child_process";
+import { ChildProcess, execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { Emulator } from "../../emulator";
@@ -21,14 +21,28 @@ export const NATIVE_PLUGIN_YAML = [
 
 /**
  * A TypeScript program for this repository's native plugin, run by the real CLI (`cliRoot`) against `emulator`:
- * Pulumi.yaml points the engine at bin/pulumi-resource-neon.
+ * Pulumi.yaml points the engine at bin/pulumi-resource-neon, and the program imports the generated Node.js SDK
+ * (`@pulumi-neon/neon`, sdk/nodejs), built into its node_modules as a user installs it (README, "SDKs").
  */
 export function nativeProgramDir(
   emulator: Emulator,
   cliRoot: string,
   options: Pick<ProgramDirOptions, "prefix" | "project" | "program">,
 ): ProgramDir {
-  return new ProgramDir({ ...options, emulator, cliRoot, typescript: true, pulumiYaml: NATIVE_PLUGIN_YAML });
+  const dir = new ProgramDir({ ...options, emulator, cliRoot, typescript: true, pulumiYaml: NATIVE_PLUGIN_YAML });
+  installNodeSdk(path.join(dir.program, "node_modules", "@pulumi-neon", "neon"));
+  return dir;
+}
+
+/**
+ * Builds the generated Node.js SDK (sdk/nodejs) into `into` with its package.json: `tsc`, then the package file
+ * beside the output, as the SDK's README says. Its `@pulumi/pulumi` is this repository's (the program lives inside it).
+ */
+function installNodeSdk(into: string): void {
+  const tsc = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+  const sdk = path.join(REPO_ROOT, "sdk", "nodejs");
+  execFileSync(process.execPath, [tsc, "-p", sdk, "--outDir", into], { stdio: "pipe" });
+  fs.copyFileSync(path.join(sdk, "package.json"), path.join(into, "package.json"));
 }
 
 /**
