@@ -6,7 +6,8 @@
  * stack, few steps: preview (no request), up (the create), a second up that changes nothing and sends nothing, a
  * resize whose `preview --json` names both sizes in `detailedDiff` (the dynamic plugin's `null`) and carries the
  * restart warning as `"severity": "warning"` with the compute's URN (the dynamic plugin's is `info#err` without one),
- * its up (one PATCH), and destroy. The keys and the password stay secret: in no state file and no output.
+ * its up (one PATCH), `pulumi import` of a branch made outside Pulumi (then declared: no change), a refresh with no
+ * change, and destroy. The keys and the password stay secret: in no state file and no output.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -74,7 +75,7 @@ const beyondFunctions = (run: Run) =>
   run.requests.filter((r) => !(r.method === "GET" && /^\/projects(\?|$)|\/reveal_password$/.test(r.path)));
 const writes = (run: Run) => run.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 
-it("preview, up, an up with no change, a resize with a detailed diff and a warning of the compute, destroy", async () => {
+it("preview, up, an up with no change, a resize (detailed diff, warning of the compute), import, refresh, destroy", async () => {
   const started = Date.now();
   const { projectId } = emulator;
   const api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
@@ -147,6 +148,23 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
     outputs: { autoscalingLimitMaxCu: 2 },
   });
 
+  // A branch made outside Pulumi, imported by its Terraform id (the stand-in language host prints no code:
+  // --generate-code=false), then declared by the program with the SDK as the import handed it back.
+  const main = (await api.branches.list(projectId)).find((b) => b.default)!;
+  const { branch: outside } = await api.branches.create(projectId, { name: "outside", parent_id: main.id });
+  const imported = await dir.ok([
+    ...["import", "neon:index:Branch", "outside", `${projectId}/${outside.id}`],
+    ...["--yes", "--protect=false", "--generate-code=false"],
+  ]);
+  expect(writes(imported)).toEqual([]);
+  const index = path.join(dir.program, "index.ts");
+  const declared = `new neon.Branch("outside", { projectId: config.require("projectId"), name: "outside", parentId: "${main.id}" });`;
+  fs.appendFileSync(index, `${declared}\n`);
+  const afterImport = await dir.ok(["preview", "--expect-no-changes"]);
+  expect(beyondFunctions(afterImport)).toEqual([]);
+  const refreshed = await dir.ok(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+  expect(writes(refreshed)).toEqual([]);
+
   // The key is a secret of the stack and of the default provider's state: in no file of the backend, in no output.
   const backend = path.join(dir.root, "backend");
   const files = fs.readdirSync(backend, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
@@ -154,7 +172,7 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
     const text = fs.readFileSync(path.join(file.parentPath, file.name), "utf8");
     for (const secret of [emulator.apiKey, other.apiKey, otherPassword]) expect(text).not.toContain(secret);
   }
-  for (const run of [first, up, again, resize, resized]) {
+  for (const run of [first, up, again, resize, resized, imported, afterImport, refreshed]) {
     for (const secret of [emulator.apiKey, other.apiKey, otherPassword])
       expect(run.stdout + run.stderr).not.toContain(secret);
   }
@@ -164,6 +182,7 @@ it("preview, up, an up with no change, a resize with a detailed diff and a warni
     [
       `DELETE /projects/${other.projectId}/endpoints/${theirs.id}`,
       `DELETE /projects/${projectId}/endpoints/${compute.id}`,
+      `DELETE /projects/${projectId}/branches/${outside.id}`,
     ].sort(),
   );
   expect((await api.endpoints.listForBranch(projectId, branchId)).map((e) => e.id)).not.toContain(compute.id);
