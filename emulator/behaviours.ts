@@ -64,7 +64,7 @@ export interface ServiceBehaviours {
    * Manage roles, "The database must be deleted before"). `answered` (the default): gone once its delete is answered,
    * so a role delete sent while that delete's operation runs meets the project lock (423). `finished`: counted until
    * the delete's operations finish, so that role delete answers 422 though the database is no longer listed. Which the
-   * service does is a **guess**, so both are modelled (issue 23, item 19: provider/role/owned.ts converges under each).
+   * service does is a **guess**, so both are modelled (issue 23, item 19: provider/role/refusal.ts converges under each).
    */
   databaseOwnedUntil: DatabaseOwnedUntil;
 }

@@ -1,12 +1,12 @@
 /**
- * The functions the native plugin serves (Invoke), by token: the package's own (provider/projects/get-projects.ts,
- * provider/role/get-role-password.ts), called with the plugin's configured client, so that a program in any language
+ * The functions the native plugin serves (Invoke), by token: the package's own (provider/functions/get-projects.ts,
+ * provider/functions/get-role-password.ts), called with the plugin's configured client, so that a program in any language
  * gets the answer a TypeScript program gets. Bad arguments come back as the Invoke's failures, one per argument, naming
  * it and what it must be, and nothing is sent; a secret output (getRolePassword's `password`) goes back as a secret.
  */
 import { CheckFailure, InvokeRequest, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb";
-import { listProjects } from "../provider/projects/get-projects";
-import { argsProblem, GetRolePasswordArgs, revealRolePassword } from "../provider/role/get-role-password";
+import { listProjects } from "../provider/functions/get-projects";
+import { argsProblem, GetRolePasswordArgs, revealRolePassword } from "../provider/functions/get-role-password";
 import { client } from "../provider/shared/runtime";
 import { Answered, unimplemented } from "./errors";
 import { receive, send } from "./wire";

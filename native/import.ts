@@ -40,7 +40,7 @@ interface Part {
 const PROJECT: Part = { name: "project", pattern: PROJECT_ID, shape: PROJECT_ID_SHAPE };
 const BRANCH: Part = { name: "branch", pattern: BRANCH_ID, shape: BRANCH_ID_SHAPE };
 const ENDPOINT: Part = { name: "endpoint", pattern: COMPUTE_ID, shape: COMPUTE_ID_SHAPE };
-/** A role's or database's name: the rest of the id, whatever it holds (ids hold no `/`: role/address.ts). */
+/** A role's or database's name: the rest of the id, whatever it holds (ids hold no `/`: role/declaration.ts). */
 const NAME: Part = { name: "name", pattern: /^.+$/s, shape: "the name, not empty" };
 
 /** What the resource's read needs: the id it keeps in state, and the properties it reads. */
@@ -83,7 +83,7 @@ const IMPORTERS: Record<string, Importer> = {
   Role: {
     parts: [PROJECT, BRANCH, NAME],
     example: "my-project-123456/br-cool-darkness-123456/app_user",
-    // The state's id is the import id itself (role/address.ts), and the read takes the address from it.
+    // The state's id is the import id itself (role/declaration.ts), and the read takes the address from it.
     locate: ([projectId, branchId, name]) => ({
       id: `${projectId}/${branchId}/${name}`,
       props: { projectId, branchId, name },

@@ -12,7 +12,7 @@ export {
   GetRolePasswordArgs,
   GetRolePasswordOutputArgs,
   GetRolePasswordResult,
-} from "./role/get-role-password";
+} from "./functions/get-role-password";
 export { connectionUri, ConnectionUriArgs } from "./connection/connection-uri";
 export {
   getProjects,
@@ -21,4 +21,4 @@ export {
   GetProjectsOutputArgs,
   GetProjectsResult,
   ProjectSummary,
-} from "./projects/get-projects";
+} from "./functions/get-projects";

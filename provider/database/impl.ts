@@ -4,10 +4,8 @@
  * SDK serializes a project's changes and waits for their operations), shared with every other resource of the process.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { createDatabase } from "./create";
+import { createDatabase, databaseTarget, updateDatabase } from "./changes";
 import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
-import { databaseTarget } from "./locate";
-import { updateDatabase } from "./update";
 import { addressOf } from "../shared/branch-objects";
 import { checkInputs, recordedInputs } from "../shared/declaration";
 import { trackDelete } from "../shared/deletes-in-flight";

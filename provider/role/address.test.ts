@@ -1,5 +1,4 @@
-import { recordedOutputs, roleAddressOf, roleId } from "./address";
-import { cannotLogIn, toCreateBody, toOutputs } from "./declaration";
+import { recordedOutputs, roleAddressOf, roleId, cannotLogIn, toCreateBody, toOutputs } from "./declaration";
 
 const record = {
   branch_id: "br-main",

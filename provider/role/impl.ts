@@ -2,18 +2,15 @@
  * Role's provider implementation, loaded by the serialized provider at call time (resource.ts), so that roles already
  * in state run the installed version of this code. Every change goes through the client's project lock (the SDK
  * serializes a project's changes and waits for their operations), shared with every other resource of the process.
+ *
+ * The preview's warnings of a Role's planned change (the plan: declaration.ts): what a replacement, a reset and a
+ * create drop. Pure: no API call, no credentials.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RoleAddress, roleAddressOf } from "./address";
-import { createRole } from "./create";
-import { planRoleChange, ROLE, toOutputs } from "./declaration";
-import { createWarning, deleteFirstWarning, resetWarning } from "./warnings";
+import { RoleAddress, roleAddressOf, planRoleChange, ROLE, toOutputs, RolePlan } from "./declaration";
+import { createRole, passwordNow, updateRole } from "./changes";
 import { checkInputs } from "../shared/declaration";
-import { passwordNow } from "./passwords";
-import { databasesStillOwned } from "./owned";
-import { explainDeleteRefused, ownsDatabases } from "./refusal";
-import { updateRole } from "./update";
-
+import { databasesStillOwned, explainDeleteRefused, ownsDatabases } from "./refusal";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
@@ -23,6 +20,7 @@ import { client, configure as configureRuntime, noteProgramCheck } from "../shar
 import { stableJson } from "../shared/stable-json";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
+import { branchConnectionsDrop, shown } from "../shared/connections";
 
 type Props = Record<string, unknown>;
 
@@ -151,4 +149,44 @@ function sendDelete(address: RoleAddress): Promise<void> {
   const { projectId, branchId, name } = address;
   const remove = async () => (await client().roles.delete(projectId, branchId, name)).role !== undefined;
   return deleteUnlessGone(remove, () => projectAnswers(roleOf(address)));
+}
+
+/**
+ * The preview's warning for a replacement that deletes the old role first (only `noLogin` changed: the new role takes
+ * its name): its connections drop, and Neon refuses to delete a role that owns a database, which the plugin cannot see
+ * offline. Undefined for any other plan.
+ */
+export function deleteFirstWarning(id: string, olds: Record<string, unknown>, plan: RolePlan): string | undefined {
+  if (!plan.deleteBeforeReplace) return undefined;
+  return (
+    `Role ${String(olds.name)} of branch ${String(olds.branchId)} (${id}) will be replaced (${plan.replaces.join(", ")} ` +
+    `changed), the old role deleted first since the new one takes its name: its connections drop, and a role that ` +
+    `owns a database cannot be deleted (Neon refuses): give such a database another owner (its ownerName) first.`
+  );
+}
+
+/**
+ * The preview's warning for a password reset, undefined when there is none. It names the property, never a value
+ * (the plugin cannot know which values were secrets), and says what breaks: the branch's open connections (OpenAPI
+ * `resetProjectBranchRolePassword`), and whoever still uses the old password.
+ */
+export function resetWarning(id: string, olds: Record<string, unknown>, plan: RolePlan): string | undefined {
+  if (!plan.reset) return undefined;
+  return branchConnectionsDrop(
+    `Role ${String(olds.name)} of branch ${String(olds.branchId)} (${id}) will get a new password (passwordTriggers changed)`,
+    olds.branchId,
+    `; clients still using the old password fail once the reset is in force: give them the new password output`,
+  );
+}
+
+/**
+ * The preview's warning for a role to be created (a create, or a replacement's new role: `replaced` names the old one
+ * and the plan): creating a role drops the branch's open connections (OpenAPI `createProjectBranchRole`).
+ */
+export function createWarning(news: Record<string, unknown>, replaced?: { id: string; plan: RolePlan }): string {
+  const replacing = replaced ? ` (replacing ${replaced.id}: ${replaced.plan.replaces.join(", ")} changed)` : "";
+  return branchConnectionsDrop(
+    `Role ${shown(news.name)} of branch ${shown(news.branchId)} will be created${replacing}`,
+    news.branchId,
+  );
 }

@@ -1,5 +1,5 @@
 import { planRoleChange, ROLE } from "./declaration";
-import { createWarning, deleteFirstWarning, resetWarning } from "./warnings";
+import { createWarning, deleteFirstWarning, resetWarning } from "./impl";
 import { UNKNOWN } from "../shared/unknown";
 
 const olds = {

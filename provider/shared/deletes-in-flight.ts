@@ -2,7 +2,7 @@
  * The deletes this plugin process is running now, by what they delete. Pulumi sends the deletes of resources it sees
  * no dependency between at once, to one plugin process: a Role and a Database whose `ownerName` is a plain string
  * (not the Role's output) are such a pair, and Neon refuses the role's delete while the database stands. The role's
- * delete then waits here for the database's (role/owned.ts) instead of failing an `up` that a second run gets past.
+ * delete then waits here for the database's (role/refusal.ts) instead of failing an `up` that a second run gets past.
  *
  * A delete is registered from the moment its RPC starts (before its reads), so one still reading is seen too.
  */

@@ -10,7 +10,7 @@
  * counts a database whose delete was answered until that delete's operations finish is not documented: the emulator
  * plays both (behaviour `databaseOwnedUntil`), and the last cases delete the database from outside just before the
  * `up`, so that the role's DELETE arrives while that delete's operation runs: 423 by default (retried), 422 under
- * `finished` (waited out by provider/role/owned.ts).
+ * `finished` (waited out by provider/role/refusal.ts).
  */
 import { Database, Role } from "../../provider";
 import type { DatabaseOwnedUntil } from "../../emulator/behaviours";

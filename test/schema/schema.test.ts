@@ -261,7 +261,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
   });
 
   it("getRolePassword inputs and result match GetRolePasswordArgs and GetRolePasswordResult", () => {
-    const file = "provider/role/get-role-password.ts";
+    const file = "provider/functions/get-role-password.ts";
     expect(schemaMembers(getRolePassword.inputs.properties, getRolePassword.inputs.required)).toEqual(
       interfaceMembers(file, "GetRolePasswordArgs"),
     );
@@ -275,7 +275,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
   });
 
   it("getProjects inputs, result and project summary match GetProjectsArgs, GetProjectsResult and ProjectSummary", () => {
-    const file = "provider/projects/get-projects.ts";
+    const file = "provider/functions/get-projects.ts";
     expect(schemaMembers(getProjects.inputs.properties, getProjects.inputs.required)).toEqual(
       interfaceMembers(file, "GetProjectsArgs"),
     );
