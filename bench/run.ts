@@ -4,6 +4,7 @@
  * a target is missed. `--quick` for a short run; `--runs N`, `--time-scale S`, `--latency MS` override.
  */
 import { writeFileSync } from "fs";
+import * as os from "os";
 import * as path from "path";
 import { describeBehaviours } from "../emulator";
 import { cliRows } from "./cli";
@@ -111,6 +112,15 @@ async function formatted(markdown: string): Promise<string> {
   }
 }
 
+/**
+ * The 1-minute load average: on a machine shared with other work the wall times come out longer and the requests
+ * more (a quick run at load 5 to 9 on 2 cores: requests ÷ minimum 1.46, against 1.22 on a quiet machine), so a table
+ * names the load it was measured under.
+ */
+function load(): string {
+  return os.loadavg()[0].toFixed(1);
+}
+
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
@@ -119,6 +129,7 @@ async function main(): Promise<number> {
   const config = parseArgs(process.argv.slice(2));
   process.stdout.write(`${behavioursLine(config)}\n\n`);
   const started = performance.now();
+  const loadAtStart = load();
   const captured = await captureInputs();
   const dynamic = dynamicFace(captured);
   const { one, rows } = await withNativeFace(async (native) => {
@@ -135,7 +146,8 @@ async function main(): Promise<number> {
   log("through the real Pulumi CLI");
   rows.push(...(await cliRows(config, one.ours.get(config.computes)!, rows)));
   const minutes = ((performance.now() - started) / 60000).toFixed(1);
-  const text = `${header(config)}\n\n${table(rows)}\n\nMeasured in one run of ${minutes} min on this machine (node ${process.version}).\n`;
+  const machine = `node ${process.version}, ${os.cpus().length} cores, load average ${loadAtStart} at the start, ${load()} at the end`;
+  const text = `${header(config)}\n\n${table(rows)}\n\nMeasured in one run of ${minutes} min on this machine (${machine}).\n`;
   process.stdout.write(text);
   const dir = path.resolve(__dirname, "../../bench");
   const markdown = `# Bench results\n\n${text}\n![wall time against computes](results.svg)\n`;
