@@ -1,14 +1,16 @@
 /**
  * Our provider as the engine drives it: each stage (create, resize, destroy) is one `pulumi up` (a new plugin
- * process, configured, then Check/Diff/Create/Update/Delete over gRPC with the real `__provider`), in the engine's
- * order (`executeAsEngine`), with at most `parallel` resource steps in flight.
+ * process, configured, then Check/Diff/Create/Update/Delete over gRPC: the dynamic plugin with the real `__provider`,
+ * or the native plugin; faces.ts), in the engine's order (`executeAsEngine`), with at most `parallel` resource steps
+ * in flight.
  */
 import { Emulator } from "../emulator";
 import { Plugin } from "../testing/plugin";
 import { Props } from "../testing/values";
 import { BenchConfig } from "./config";
+import { Face } from "./faces";
 import { meter, RunResult } from "./measure";
-import { Captured, COMPUTE_TYPE, computeInputs, pluginFor, urn } from "./world";
+import { COMPUTE_TYPE, urn } from "./world";
 
 interface Resource {
   urn: string;
@@ -20,11 +22,14 @@ interface Resource {
 }
 
 /** The computes of a run: `perProject` in each of `projects`, listed round-robin across projects. */
-export function resources(projects: number, perProject: number): Resource[] {
+export function resources(
+  projects: number,
+  perProject: number,
+  urnOf: (name: string) => string = (name) => urn(COMPUTE_TYPE, name),
+): Resource[] {
   const out: Resource[] = [];
   for (let c = 0; c < perProject; c++) {
-    for (let p = 0; p < projects; p++)
-      out.push({ urn: urn(COMPUTE_TYPE, `c${p}-${c}`), project: p, name: `c${p}-${c}` });
+    for (let p = 0; p < projects; p++) out.push({ urn: urnOf(`c${p}-${c}`), project: p, name: `c${p}-${c}` });
   }
   return out;
 }
@@ -34,12 +39,12 @@ export function resources(projects: number, perProject: number): Resource[] {
  * registration (Check, then Diff for an update), `apply` the step a worker runs (Create, Update or Delete).
  */
 interface Step {
-  plan(plugin: Plugin, captured: Captured, r: Resource): Promise<() => Promise<void>>;
+  plan(plugin: Plugin, face: Face, r: Resource): Promise<() => Promise<void>>;
 }
 
 const create: Step = {
-  async plan(plugin, captured, r) {
-    const checked = await plugin.check(r.urn, {}, computeInputs(captured, r.project, r.name, 0.25));
+  async plan(plugin, face, r) {
+    const checked = await plugin.check(r.urn, {}, face.inputs(r.project, r.name, 0.25));
     if (checked.failures.length > 0) throw new Error(`check: ${JSON.stringify(checked.failures)}`);
     return async () => {
       const created = await plugin.create(r.urn, checked.inputs);
@@ -49,8 +54,8 @@ const create: Step = {
 };
 
 const resize: Step = {
-  async plan(plugin, captured, r) {
-    const checked = await plugin.check(r.urn, r.inputs!, computeInputs(captured, r.project, r.name, 0.5));
+  async plan(plugin, face, r) {
+    const checked = await plugin.check(r.urn, r.inputs!, face.inputs(r.project, r.name, 0.5));
     const diff = await plugin.diff(r.urn, r.id!, r.inputs!, r.outputs!, checked.inputs);
     if (diff.changes !== "some" || diff.replaces.length > 0) throw new Error(`unexpected diff ${JSON.stringify(diff)}`);
     return async () => {
@@ -62,7 +67,7 @@ const resize: Step = {
 
 /** A destroy's deletes are generated after the program ends, with no Check: one antichain, as these are independent. */
 const destroy: Step = {
-  plan: async (plugin, _captured, r) => () => plugin.delete(r.urn, r.id!, r.inputs!, r.outputs!),
+  plan: async (plugin, _face, r) => () => plugin.delete(r.urn, r.id!, r.inputs!, r.outputs!),
 };
 
 /**
@@ -106,17 +111,17 @@ async function executeAsEngine(
 /** One `pulumi up`: a fresh plugin (started before the clock runs), then the steps. */
 async function stage(
   emulator: Emulator,
-  captured: Captured,
+  face: Face,
   shape: { parallel: number; timeScale: number },
   list: Resource[],
   step: Step,
 ) {
-  const plugin = await pluginFor(emulator, shape.timeScale);
+  const plugin = await face.start(emulator, shape.timeScale);
   try {
     // Plugin start and the first load of the provider's code are measured apart (section 5): one pure Check first.
-    await plugin.check(list[0].urn, {}, computeInputs(captured, list[0].project, list[0].name, 0.25));
+    await plugin.check(list[0].urn, {}, face.inputs(list[0].project, list[0].name, 0.25));
     const started = performance.now();
-    const results = await executeAsEngine(shape.parallel, list, (r) => step.plan(plugin, captured, r));
+    const results = await executeAsEngine(shape.parallel, list, (r) => step.plan(plugin, face, r));
     const failures = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
     if (failures.length > 0) throw new Error(`${failures.length} steps failed: ${String(failures[0].reason)}`);
     return performance.now() - started;
@@ -128,16 +133,14 @@ async function stage(
 /** Create, resize and destroy `perProject` computes in each of `projects` projects; the stages' times summed. */
 export async function runOurs(
   emulator: Emulator,
-  captured: Captured,
+  face: Face,
   config: BenchConfig,
   shape: { projects: number; perProject: number; parallel: number },
 ): Promise<RunResult> {
-  const list = resources(shape.projects, shape.perProject);
+  const list = resources(shape.projects, shape.perProject, face.urn);
   const done = meter(emulator, config.timeScale);
   const stagesMs: number[] = [];
   for (const step of [create, resize, destroy])
-    stagesMs.push(
-      await stage(emulator, captured, { parallel: shape.parallel, timeScale: config.timeScale }, list, step),
-    );
+    stagesMs.push(await stage(emulator, face, { parallel: shape.parallel, timeScale: config.timeScale }, list, step));
   return { ...done(0, list.length * 3), wallMs: stagesMs.reduce((a, b) => a + b, 0), stagesMs };
 }

@@ -1,13 +1,13 @@
 /** Plugin start: from spawning the plugin to the first finished Create (configure, check, create of one compute). */
 import { Emulator } from "../emulator";
-import { Captured, COMPUTE_TYPE, computeInputs, pluginFor, urn } from "./world";
+import { Face } from "./faces";
 
-export async function pluginStartMs(emulator: Emulator, captured: Captured): Promise<number> {
-  const name = urn(COMPUTE_TYPE, "start");
+export async function pluginStartMs(emulator: Emulator, face: Face): Promise<number> {
+  const name = face.urn("start");
   const started = performance.now();
-  const plugin = await pluginFor(emulator);
+  const plugin = await face.start(emulator);
   try {
-    const checked = await plugin.check(name, {}, computeInputs(captured, 0, "start", 0.25));
+    const checked = await plugin.check(name, {}, face.inputs(0, "start", 0.25));
     const created = await plugin.create(name, checked.inputs);
     const elapsed = performance.now() - started;
     await plugin.delete(name, created.id, checked.inputs, created.properties);

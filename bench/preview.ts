@@ -9,6 +9,7 @@ import { Props } from "../testing/values";
 import { Captured, COMPUTE_TYPE, computeInputs, urn } from "./world";
 
 type Impl = typeof import("../provider/compute/impl");
+type Runtime = typeof import("../provider/shared/runtime");
 
 /** Old outputs as the engine holds them after a create: the inputs plus the service's fields. */
 function oldOutputs(captured: Captured, i: number): Props {
@@ -24,6 +25,10 @@ function oldOutputs(captured: Captured, i: number): Props {
 /** µs per resource of check + diff through the provider functions (a size change: an update, no replacement). */
 export async function previewInProcess(captured: Captured, resources: number): Promise<number> {
   const impl: Impl = require("../provider/compute/impl");
+  // Configured as the plugin is by the stack (a key that is never sent): since 5b3da7a a Check with no key anywhere
+  // fails, as a preview without one must, and this process has none (NEON_API_KEY is the user's, not the bench's).
+  const runtime: Runtime = require("../provider/shared/runtime");
+  runtime.configure({ get: (key) => (key === "neon:apiKey" ? "bench-preview-key" : undefined) });
   const stderr = process.stderr.write.bind(process.stderr);
   process.stderr.write = () => true; // diff warns on stderr that a size change restarts; not the bench's output
   try {

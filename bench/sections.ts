@@ -1,6 +1,7 @@
 /** The six measurements of issue 5, each adding its rows to the table. */
 import { BASELINES, runBaseline, Strategy } from "./baselines";
 import { BenchConfig, limitMs, minimumRequests, phaseMs } from "./config";
+import { Face } from "./faces";
 import { RunResult, statusCount } from "./measure";
 import { runOurs } from "./ours";
 import { pluginStartMs } from "./plugin-start";
@@ -30,11 +31,9 @@ export async function repeat(n: number, fn: () => Promise<RunResult>): Promise<R
   return out;
 }
 
-export const oursRuns = (config: BenchConfig, captured: Captured, computes: number, runs: number) =>
+export const oursRuns = (config: BenchConfig, face: Face, computes: number, runs: number) =>
   repeat(runs, () =>
-    fresh(config, 1, (e) =>
-      runOurs(e, captured, config, { projects: 1, perProject: computes, parallel: config.parallel }),
-    ),
+    fresh(config, 1, (e) => runOurs(e, face, config, { projects: 1, perProject: computes, parallel: config.parallel })),
   );
 
 export const baselineRuns = (config: BenchConfig, strategy: Strategy, computes: number, runs: number) =>
@@ -42,30 +41,48 @@ export const baselineRuns = (config: BenchConfig, strategy: Strategy, computes: 
 
 const med = (runs: RunResult[], f: (r: RunResult) => number) => summarize(runs.map(f)).median;
 
-/** Section 1: our provider and the peers on 20 computes of one project. */
-export function oneProjectRows(config: BenchConfig, ours: RunResult[], baselines: Map<Strategy, RunResult[]>): Row[] {
+/**
+ * Section 1: our provider and the peers on 20 computes of one project; `native`, the same through the native plugin,
+ * held to the same targets.
+ */
+export function oneProjectRows(
+  config: BenchConfig,
+  ours: RunResult[],
+  baselines: Map<Strategy, RunResult[]>,
+  native?: { name: string; runs: RunResult[] },
+): Row[] {
+  const rows = targetRows(config, "ours", ours);
+  if (native) {
+    rows.push(...targetRows(config, native.name, native.runs));
+    const ratio = med(native.runs, (r) => r.wallMs) / med(ours, (r) => r.wallMs);
+    rows.push({ section: "1", figure: `${native.name} ÷ ours: wall time`, value: ratio.toFixed(3), target: "" });
+  }
+  for (const [strategy, runs] of baselines) rows.push(...baselineRows(config, strategy, runs, ours, config.computes));
+  return rows;
+}
+
+/** One plugin's figures of section 1 and their targets: wall ÷ limit ≤ 1.15, requests ÷ minimum ≤ 1.3, no 423. */
+function targetRows(config: BenchConfig, who: string, runs: RunResult[]): Row[] {
   const n = config.computes;
   const limit = limitMs(config, n);
-  const wall = summarize(ours.map((r) => r.wallMs / limit));
-  const rows: Row[] = [
+  const wall = summarize(runs.map((r) => r.wallMs / limit));
+  return [
     {
       section: "1",
-      figure: `ours: wall time ÷ limit (limit ${(limit / 1000).toFixed(1)} s real)`,
+      figure: `${who}: wall time ÷ limit (limit ${(limit / 1000).toFixed(1)} s real)`,
       value: show(wall),
       target: "≤ 1.15",
       pass: wall.median <= 1.15,
     },
-    rowRequests(config, "ours", ours, n, true),
-    row423("ours", ours, true),
+    rowRequests(config, who, runs, n, true),
+    row423(who, runs, true),
     {
       section: "1",
-      figure: "ours: peak requests in one real second",
-      value: show(summarize(ours.map((r) => r.peakPerSecond)), 0),
+      figure: `${who}: peak requests in one real second`,
+      value: show(summarize(runs.map((r) => r.peakPerSecond)), 0),
       target: "client limiter: 600/min, 35/s per route",
     },
   ];
-  for (const [strategy, runs] of baselines) rows.push(...baselineRows(config, strategy, runs, ours, n));
-  return rows;
 }
 
 function rowRequests(config: BenchConfig, who: string, runs: RunResult[], n: number, target: boolean): Row {
@@ -119,11 +136,11 @@ function baselineRows(config: BenchConfig, strategy: Strategy, runs: RunResult[]
 }
 
 /** Section 2: many projects in parallel; the limit is one project's (they run side by side). */
-export async function manyProjects(config: BenchConfig, captured: Captured): Promise<Row[]> {
+export async function manyProjects(config: BenchConfig, face: Face): Promise<Row[]> {
   const { projects, computesPerProject: per } = config;
   const parallel = projects * per;
   const runs = await repeat(config.runs, () =>
-    fresh(config, projects, (e) => runOurs(e, captured, config, { projects, perProject: per, parallel })),
+    fresh(config, projects, (e) => runOurs(e, face, config, { projects, perProject: per, parallel })),
   );
   const limit = limitMs(config, per);
   const wall = summarize(runs.map((r) => r.wallMs / limit));
@@ -150,8 +167,8 @@ export async function manyProjects(config: BenchConfig, captured: Captured): Pro
   ];
 }
 
-/** Sections 3 to 5: state size, preview cost, plugin start. */
-export async function staticFigures(config: BenchConfig, captured: Captured): Promise<Row[]> {
+/** Sections 3 to 5: state size, preview cost (the dynamic plugin's), plugin start (each face's). */
+export async function staticFigures(config: BenchConfig, captured: Captured, faces: Face[]): Promise<Row[]> {
   return fresh(config, 1, async (emulator) => {
     const plugin = await pluginFor(emulator);
     const rows: Row[] = [];
@@ -175,10 +192,12 @@ export async function staticFigures(config: BenchConfig, captured: Captured): Pr
     } finally {
       await plugin.close();
     }
-    const starts: number[] = [];
-    for (let i = 0; i < config.pluginStarts; i++) starts.push(await pluginStartMs(emulator, captured));
-    const figure = `plugin start → first finished Create (ms; includes one create, ${phaseMs(config).toFixed(0)} ms real)`;
-    rows.push({ section: "5", figure, value: show(summarize(starts), 0), target: "" });
+    for (const face of faces) {
+      const starts: number[] = [];
+      for (let i = 0; i < config.pluginStarts; i++) starts.push(await pluginStartMs(emulator, face));
+      const figure = `${face.name}: plugin start → first finished Create (ms; includes one create, ${phaseMs(config).toFixed(0)} ms real)`;
+      rows.push({ section: "5", figure, value: show(summarize(starts), 0), target: "" });
+    }
     return rows;
   });
 }

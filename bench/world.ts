@@ -1,7 +1,8 @@
 /**
  * The bench's world: the emulator with realistic latency and operation durations, a fixture of several projects,
- * the real dynamic-provider plugin configured for it, and the inputs (with `__provider`) that the real resource
- * classes produce, captured once under Pulumi's mocks and reused for every resource.
+ * the real dynamic-provider plugin configured for it (the native plugin: faces.ts), and the inputs (with
+ * `__provider`) that the real resource classes produce, captured once under Pulumi's mocks and reused for every
+ * resource.
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
@@ -49,18 +50,23 @@ export function emulatorFor(config: BenchConfig, projects: number): Promise<Emul
   });
 }
 
-/** The real plugin, started in the repository (where the package resolves by its name) and configured. */
-export async function pluginFor(emulator: Emulator, timeScale = 1): Promise<Plugin> {
-  // The client's rate limit windows are scaled like every other duration: as strict as in reality, not more.
-  const rateLimit = `600/${60_000 / timeScale}ms,35/${1000 / timeScale}ms`;
-  const env = {
+/**
+ * A plugin's environment, as the bench's CLI runs give it: no key or host of the user's, and the client's rate-limit
+ * windows scaled like every other duration (as strict as in reality, not more).
+ */
+export function pluginEnv(timeScale = 1): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     NEON_API_KEY: "",
     NEON_API_HOST: "",
     NEON_PROVIDER_DEBUG: "",
-    NEON_RATE_LIMIT: rateLimit,
+    NEON_RATE_LIMIT: `600/${60_000 / timeScale}ms,35/${1000 / timeScale}ms`,
   };
-  const plugin = await Plugin.start({ cwd: REPO_ROOT, project: "bench", env });
+}
+
+/** The real plugin, started in the repository (where the package resolves by its name) and configured. */
+export async function pluginFor(emulator: Emulator, timeScale = 1): Promise<Plugin> {
+  const plugin = await Plugin.start({ cwd: REPO_ROOT, project: "bench", env: pluginEnv(timeScale) });
   await plugin.configure({ "neon:apiKey": emulator.apiKey, "neon:apiUrl": emulator.baseUrl });
   return plugin;
 }

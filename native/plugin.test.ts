@@ -15,19 +15,19 @@
  *   resource's form, a missing object and an ApiKey are refused, saying why;
  * - a Compute's replacement deletes first (the class's default deleteBeforeReplace, which a native resource lacks).
  */
-import { ChildProcess, spawn } from "child_process";
+import { ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
-import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Emulator, startEmulator } from "../emulator";
 import { NeonClient } from "../client";
 import { UNKNOWN } from "../provider/shared/unknown";
+import { LogEngine, spawnNativePlugin, startLogEngine } from "../testing/native-plugin";
 import { secret } from "./wire";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -42,25 +42,12 @@ interface Plugin {
 }
 
 let emulator: Emulator;
-let engine: grpc.Server;
-let engineAddress: string;
-const logged: LogRequest.AsObject[] = [];
+let engine: LogEngine;
 const plugins: Plugin[] = [];
 
 async function startPlugin(): Promise<Plugin> {
-  const child = spawn(path.join(ROOT, "bin", "pulumi-resource-neon"), [engineAddress], {
-    env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      if (out.includes("\n")) resolve(out.split("\n")[0].trim());
-    });
-    child.on("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
-  });
+  const env = { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" };
+  const { child, port, exited } = await spawnNativePlugin({ engine: engine.address, env, stderr: "inherit" });
   const plugin = {
     child,
     exited,
@@ -83,17 +70,7 @@ const urnOf = (type: string, name: string) => `urn:pulumi:dev::native-test::neon
 
 beforeAll(async () => {
   emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
-  engine = new grpc.Server();
-  engine.addService(EngineService, {
-    log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
-      logged.push(call.request.toObject());
-      callback(null, new Empty());
-    },
-  });
-  const port = await new Promise<number>((resolve, reject) =>
-    engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
-  engineAddress = `127.0.0.1:${port}`;
+  engine = await startLogEngine();
 });
 
 afterAll(async () => {
@@ -102,7 +79,7 @@ afterAll(async () => {
     plugin.child.kill("SIGTERM");
     await plugin.exited;
   }
-  engine.forceShutdown();
+  engine.close();
   await emulator.close();
 });
 
@@ -218,7 +195,7 @@ describe("the native plugin over gRPC", () => {
       autoscalingLimitMinCu: { kind: Kind.UPDATE, inputdiff: true },
       autoscalingLimitMaxCu: { kind: Kind.UPDATE, inputdiff: true },
     });
-    expect(logged).toEqual([
+    expect(engine.logged).toEqual([
       expect.objectContaining({
         severity: LogSeverity.WARNING,
         urn,
@@ -334,14 +311,14 @@ describe("the native plugin over gRPC", () => {
     it("a protected Branch: protected: true among the inputs, and no warning that the program does not say so", async () => {
       const main = (await api().branches.list(projectId)).find((b) => b.default)!;
       const { branch } = await api().branches.create(projectId, { name: "kept", parent_id: main.id, protected: true });
-      const mark = logged.length;
+      const mark = engine.logged.length;
       const read = await importRead("Branch", "kept", `${projectId}/${branch.id}`);
       expect(read.getInputs()!.toJavaScript()).toMatchObject({ name: "kept", protected: true });
       expect(read.getProperties()!.toJavaScript()).toMatchObject({
         protected: true,
         declared: expect.arrayContaining(["protected"]),
       });
-      expect(logged.slice(mark)).toEqual([]);
+      expect(engine.logged.slice(mark)).toEqual([]);
       await expectNoChange("Branch", "kept", read);
     });
 

@@ -1,6 +1,6 @@
 /**
- * The real dynamic-provider plugin of @pulumi/pulumi, started as the engine starts it, with typed calls over the
- * gRPC stubs the package ships.
+ * The real dynamic-provider plugin of @pulumi/pulumi (or the package's native plugin, `Plugin.startNative`), started
+ * as the engine starts it, with typed calls over the gRPC stubs the package ships.
  *
  * - The engine launches `pulumi-resource-pulumi-nodejs <engine address>`, a launcher for
  *   `@pulumi/pulumi/cmd/dynamic-provider`, with the program's directory as cwd; the plugin prints its port as the
@@ -15,6 +15,7 @@
 import { ChildProcess, spawn } from "child_process";
 import type * as Grpc from "@grpc/grpc-js";
 import type * as StructProto from "google-protobuf/google/protobuf/struct_pb";
+import { NativeStart, readPort, spawnNativePlugin } from "./native-plugin";
 import { requireFromPulumi } from "./pulumi-deps";
 import { Props } from "./values";
 
@@ -90,7 +91,20 @@ export class Plugin {
     }
     const args = [...preloads.flatMap((file) => ["--require", file]), entry, "127.0.0.1:0"];
     const child = spawn(process.execPath, args, { cwd: options.cwd, env });
-    const port = await readPort(child);
+    return Plugin.connect(child, await readPort(child));
+  }
+
+  /**
+   * The native plugin (bin/pulumi-resource-neon), with the engine's address when given (native-plugin.ts). The calls
+   * are the same; its resources are `neon:index:*`, configured by their arguments (`apiKey`, `apiUrl`), and its Check
+   * fills what the dynamic classes set (resourceName, ownerTag).
+   */
+  static async startNative(options: NativeStart = {}): Promise<Plugin> {
+    const { child, port } = await spawnNativePlugin({ ...options, stderr: "pipe" });
+    return Plugin.connect(child, port);
+  }
+
+  private static connect(child: ChildProcess, port: number): Plugin {
     const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const plugin = new Plugin(child, client);
     child.stdout?.on("data", (chunk: Buffer) => plugin.output.push(chunk.toString()));
@@ -231,21 +245,6 @@ export interface CheckFailure {
 
 function struct(value: Props): StructProto.Struct {
   return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
-}
-
-function readPort(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const newline = buffered.indexOf("\n");
-      if (newline < 0) return;
-      child.stdout?.off("data", onData);
-      resolve(Number(buffered.slice(0, newline).trim()));
-    };
-    child.stdout?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
-  });
 }
 
 /** Decodes ErrorResourceInitFailed from grpc-status-details-bin, as the engine does (provider_plugin.go parseError). */
