@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A compute endpoint on a branch: a primary (`read_write`) or a read replica (`read_only`). A change of projectId, type or regionId replaces it (the old compute is deleted first: the class's default deleteBeforeReplace); every other change is one PATCH. Sizes, a branch move and disabling restart a running compute (its connections drop; the preview warns); provisioner, pgSettings and preloadLibraries may (undocumented; the preview warns); a new restartTriggers value restarts it once, and not at all when it is idle.
+// A compute endpoint on a branch: a primary (`read_write`) or a read replica (`read_only`). A change of projectId, type or regionId replaces it (the old compute is deleted first: the dynamic class defaults deleteBeforeReplace to true, and a native Compute's Diff asks for it; give a native Compute that option yourself for `pulumi up --replace`, which asks no Diff); every other change is one PATCH. Sizes, a branch move and disabling restart a running compute (its connections drop; the preview warns); provisioner, pgSettings and preloadLibraries may (undocumented; the preview warns); a new restartTriggers value restarts it once, and not at all when it is idle.
 type Compute struct {
 	pulumi.CustomResourceState
 
