@@ -1,11 +1,10 @@
 /**
  * The resource RPCs (Check, Diff, Create, Read, Update, Delete): each reads its request off the wire (wire.ts), calls
  * the resource's own lifecycle function (resources.ts: the dynamic resources' impl.ts) and writes the answer back,
- * secrets wrapped. The plugin does not support previews (Configure), so the engine calls Create and Update only to
- * make changes (a preview's Create or Update, were one sent, answers the inputs, as the engine does for a plugin without
- * previews); a preview sends no request (Check and Diff are offline). A state the dynamic provider wrote (a resource
- * moved to this plugin by an alias) is read without its `__provider`, which the next refresh or update drops
- * (moved.ts).
+ * secrets wrapped. The plugin supports previews (Configure): a preview's Create and Update answer what the step will
+ * leave, computed without a request (preview.ts); a preview sends no request (Check and Diff are offline too). A state
+ * the dynamic provider wrote (a resource moved to this plugin by an alias) is read without its `__provider`, which the
+ * next refresh or update drops (moved.ts).
  */
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import {
@@ -28,6 +27,7 @@ import { Answered } from "./errors";
 import { importResource } from "./import";
 import { withoutDynamicProvider } from "./moved";
 import { Served, servedOf } from "./resources";
+import { previewCreate, previewUpdate } from "./preview";
 import { parseUrn, withInternalInputs } from "./urn";
 import { receive, send } from "./wire";
 
@@ -62,7 +62,9 @@ export async function create(request: CreateRequest): Promise<CreateResponse> {
   const served = servedFor(request);
   const inputs = receive(request.getProperties());
   const secrets = secretsOf(served, inputs.secrets);
-  if (request.getPreview()) return new CreateResponse().setProperties(send(inputs.props, secrets));
+  if (request.getPreview()) {
+    return new CreateResponse().setProperties(send(previewCreate(served.declaration, inputs.props), secrets));
+  }
   const result = await Answered.orKeep(secrets, () => served.lifecycle.create(inputs.props));
   return new CreateResponse().setId(result.id).setProperties(send(result.outs ?? {}, secrets));
 }
@@ -97,7 +99,9 @@ export async function update(request: UpdateRequest): Promise<UpdateResponse> {
   const olds = withoutDynamicProvider(received.props);
   const news = receive(request.getNews());
   const secrets = secretsOf(served, received.secrets, news.secrets);
-  if (request.getPreview()) return new UpdateResponse().setProperties(send(news.props, secrets));
+  if (request.getPreview()) {
+    return new UpdateResponse().setProperties(send(previewUpdate(served.lifecycle, olds, news.props), secrets));
+  }
   const result = await Answered.orKeep(secrets, () => served.lifecycle.update(request.getId(), olds, news.props));
   return new UpdateResponse().setProperties(send(result.outs ?? {}, secrets));
 }

@@ -91,7 +91,7 @@ describe("the native plugin over gRPC", () => {
     const configure = new proto.ConfigureRequest();
     configure.getVariablesMap().set("neon:config:apiKey", emulator.apiKey).set("neon:config:apiUrl", emulator.baseUrl);
     const answer = await rpc<proto.ConfigureRequest, proto.ConfigureResponse>(plugin, "configure", configure);
-    expect(answer.toObject()).toMatchObject({ acceptsecrets: true, acceptresources: true, supportspreview: false });
+    expect(answer.toObject()).toMatchObject({ acceptsecrets: true, acceptresources: true, supportspreview: true });
   });
 
   it("answers the package's version and serves schema.json", async () => {

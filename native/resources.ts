@@ -10,7 +10,9 @@ import * as branch from "../provider/branch/impl";
 import * as compute from "../provider/compute/impl";
 import * as database from "../provider/database/impl";
 import * as role from "../provider/role/impl";
+import { planBranchChange } from "../provider/branch/plan";
 import { DECLARATIONS } from "../provider/declarations";
+import { planRoleChange } from "../provider/role/declaration";
 import { Declaration, tokenOf } from "../provider/shared/declaration";
 import type { DiffAnswer } from "../provider/shared/diff-answer";
 
@@ -24,6 +26,11 @@ export interface Lifecycle {
   read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Props): Promise<void>;
+  /**
+   * The outputs an update changes though no input sets them, unknown in its preview (preview.ts): a Role's password
+   * when it is reset, a Branch's last reset when it is. None: every other output keeps its value.
+   */
+  changedOutputs?(olds: Props, news: Props): string[];
 }
 
 /**
@@ -41,10 +48,18 @@ async function computeDiff(id: string, olds: Props, news: Props): Promise<DiffAn
 
 const LIFECYCLES: Record<string, Lifecycle> = {
   ApiKey: { ...apiKey, delete: apiKey.deleteKey },
-  Branch: { ...branch, delete: branch.deleteBranch },
+  Branch: {
+    ...branch,
+    delete: branch.deleteBranch,
+    changedOutputs: (olds, news) => (planBranchChange(olds, news).reset ? ["lastResetAt"] : []),
+  },
   Compute: { ...compute, diff: computeDiff, delete: compute.deleteCompute },
   Database: { ...database, delete: database.deleteDatabase },
-  Role: { ...role, delete: role.deleteRole },
+  Role: {
+    ...role,
+    delete: role.deleteRole,
+    changedOutputs: (olds, news) => (planRoleChange(olds, news).reset ? ["password"] : []),
+  },
 };
 
 export interface Served {

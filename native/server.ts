@@ -59,8 +59,9 @@ export function providerService(): Partial<IResourceProviderServer> {
     }),
     configure: unary((request) => {
       configure(request);
-      // No previews of Create and Update: the engine then uses the inputs as a preview's state, and nothing is sent.
-      return new ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true).setSupportspreview(false);
+      // Previews of Create and Update, computed without a request (preview.ts): without them the engine takes an
+      // update's inputs for its outputs, and an output no input sets turns unknown in every dependent's diff.
+      return new ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true).setSupportspreview(true);
     }),
     invoke: unary<InvokeRequest, InvokeResponse>(invoke),
     check: unary(calls.check),
