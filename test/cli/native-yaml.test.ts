@@ -125,6 +125,19 @@ it("preview, up, an up with no change, a resize, import, refresh and destroy of 
   const resized = await dir.ok(["up", "--yes", "--skip-preview"]);
   expect(writes(resized)).toEqual([`PATCH /projects/${projectId}/endpoints/${compute.id}`]);
 
+  // A rename of the branch is an update of the branch alone: its id stays known in the preview (the plugin answers
+  // previews), so the compute, role and database that use `${preview.branchId}` neither replace nor restart.
+  const program = path.join(dir.program, "Pulumi.yaml");
+  const before = fs.readFileSync(program, "utf8");
+  const renamed = parse(before) as YamlProject;
+  renamed.resources.preview.properties.name = "yaml-preview-renamed";
+  fs.writeFileSync(program, stringify(renamed));
+  const rename = await dir.ok(["preview", "--json"]);
+  expect(ops(previewOf(rename)).filter((op) => !op.startsWith("same "))).toEqual(["update preview"]);
+  expect((previewOf(rename).diagnostics ?? []).filter((d) => /will restart|replac/.test(d.message))).toEqual([]);
+  expect(rename.requests).toEqual([]);
+  fs.writeFileSync(program, before);
+
   // A branch made outside Pulumi, imported by its Terraform id; the YAML host prints the code that declares it.
   const main = (await api.branches.list(projectId)).find((b) => b.default)!;
   const { branch: outside } = await api.branches.create(projectId, { name: "outside", parent_id: main.id });
@@ -136,7 +149,6 @@ it("preview, up, an up with no change, a resize, import, refresh and destroy of 
   expect(writes(imported)).toEqual([]);
   const generated = (parse(fs.readFileSync(code, "utf8")) as Pick<YamlProject, "resources">).resources;
   expect(generated.outside).toMatchObject({ properties: { projectId, name: "outside", parentId: main.id } });
-  const program = path.join(dir.program, "Pulumi.yaml");
   const project = parse(fs.readFileSync(program, "utf8")) as YamlProject;
   fs.writeFileSync(program, stringify({ ...project, resources: { ...project.resources, ...generated } }));
   const afterImport = await dir.ok(["preview", "--json", "--expect-no-changes"]);
