@@ -31,6 +31,23 @@ describe("resolveConfig: explicit > Pulumi config > environment > default", () =
     const result = resolveConfig(undefined, pulumi({}), { NEON_API_KEY: "env", NEON_API_HOST: "http://h/api/v2" });
     expect(result).toEqual({ apiKey: "env", apiUrl: "http://h/api/v2" });
   });
+  it("refuses a URL that is not http(s) at once, naming neon:apiUrl (it used to be retried for two minutes)", () => {
+    for (const url of ["console.neon.tech/api/v2", "not a url", "ftp://x/api/v2"]) {
+      const refused = (() => {
+        try {
+          resolveConfig({ apiKey: "k", apiUrl: url }, undefined, {});
+        } catch (error) {
+          return error as NeonError;
+        }
+      })();
+      expect(refused).toBeInstanceOf(NeonError);
+      expect(refused?.kind).toBe("config");
+      expect(refused?.message).toContain(
+        `neon:apiUrl (or NEON_API_HOST) must be an http(s) URL such as ${DEFAULT_API_URL}`,
+      );
+      expect(refused?.message).toContain(JSON.stringify(url));
+    }
+  });
   it("defaults the URL to the production API", () => {
     expect(resolveConfig({ apiKey: "k" }, undefined, {}).apiUrl).toBe(DEFAULT_API_URL);
   });

@@ -45,7 +45,27 @@ export function resolveConfig(
   if (apiKey === undefined) throw new NeonError({ kind: "config", message: NO_KEY_MESSAGE });
   const apiUrl =
     firstSet(explicit?.apiUrl, configValue(pulumiConfig, CONFIG_KEYS.apiUrl), env.NEON_API_HOST) ?? DEFAULT_API_URL;
-  return { apiKey, apiUrl: normalizeUrl(apiUrl) };
+  return { apiKey, apiUrl: checkedUrl(normalizeUrl(apiUrl)) };
+}
+
+/**
+ * The API's URL, refused at once when it is not an http(s) URL: a URL without its scheme failed every request with
+ * "Invalid URL", which was retried for the whole retry budget (two minutes) before saying so.
+ */
+function checkedUrl(url: string): string {
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === "https:" || scheme === "http:") return url;
+  throw new NeonError({
+    kind: "config",
+    message:
+      `neon:apiUrl (or NEON_API_HOST) must be an http(s) URL such as ${DEFAULT_API_URL}, got ${JSON.stringify(url)}: ` +
+      `set it with pulumi config set neon:apiUrl <url>, or remove it to use Neon's API`,
+  });
 }
 
 /**
