@@ -7,7 +7,7 @@ import { Emulator, startEmulator } from "pulumi-neon-dynamic/emulator";
 import { CommandResult, LocalStack } from "pulumi-neon-dynamic/testing";
 import { database, DatabaseArgs } from "./database";
 
-jest.setTimeout(60_000); // every command starts the provider's plugin: a test takes seconds
+jest.setTimeout(300_000); // every command starts the provider's plugin: seconds a test, minutes on a loaded CI machine
 
 let emulator: Emulator;
 let args: DatabaseArgs;

@@ -2,7 +2,7 @@ import { Compute } from "pulumi-neon-dynamic";
 import { startEmulator } from "pulumi-neon-dynamic/emulator";
 import { LocalStack } from "pulumi-neon-dynamic/testing";
 
-jest.setTimeout(60_000); // every command starts the provider's plugin: a test takes 5 to 20 s, over jest's 5 s
+jest.setTimeout(300_000); // every command starts the provider's plugin: 5 to 20 s a test, minutes on a loaded CI machine
 
 test("a size change is an update that restarts the compute: the preview says so, the up sends one PATCH", async () => {
   const emulator = await startEmulator({ operationDurationMs: 20 }); // Neon's API, on a free local port
