@@ -139,10 +139,16 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 function saverFor(file: string | undefined, store: Store, now: () => number): Saver | undefined {
   if (!file) return undefined;
+  // The clock is part of the world: one moved since the last write (a manual clock advanced, time passed before a
+  // close) is written too, or a restart would take the world back to the last mutation's time (a debounced write
+  // that ran before the clock moved left nothing for close to flush).
+  let savedClock: number | undefined;
   const serialize = (): string | undefined => {
-    if (!store.dirty) return undefined;
+    const at = now();
+    if (!store.dirty && at === savedClock) return undefined;
     store.dirty = false;
-    return JSON.stringify(snapshotOf(store, now()));
+    savedClock = at;
+    return JSON.stringify(snapshotOf(store, at));
   };
   return new Saver(file, serialize, 50, () => JSON.stringify(passwordsOf(store)));
 }
