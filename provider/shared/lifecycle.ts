@@ -16,7 +16,7 @@
  */
 type Props = Record<string, unknown>;
 import type * as pulumi from "@pulumi/pulumi";
-import { errorKind, found, resendWhileUnknown, ResourceInitError } from "./errors";
+import { errorKind, resendWhileUnknown, ResourceInitError } from "./errors";
 import { client } from "./runtime";
 
 /** An object of a project, as the lifecycle's messages name it. */
@@ -88,11 +88,18 @@ const UNREACHABLE_DOCS = "docs/troubleshooting.md";
  * otherwise, saying that nothing can be concluded and what to do.
  */
 export async function projectAnswers(object: ProjectObject): Promise<void> {
+  const missing = await projectMissing(object);
+  if (missing !== undefined) throw new Error(unreachableText(object), { cause: missing });
+}
+
+/** The 404 of the object's project (its branch list), or undefined when it answers; anything else is thrown. */
+async function projectMissing(object: ProjectObject): Promise<unknown> {
   try {
     await client().branches.list(object.projectId);
+    return undefined;
   } catch (error) {
     if (errorKind(error) !== "not_found") throw error;
-    throw new Error(unreachableText(object), { cause: error });
+    return error;
   }
 }
 
@@ -197,8 +204,7 @@ export interface GoneHooks {
 export async function explainGone(error: unknown, object: ProjectObject, hooks: GoneHooks = {}): Promise<unknown> {
   if (errorKind(error) !== "not_found") return error;
   try {
-    if ((await found(() => client().branches.list(object.projectId))) === undefined)
-      return new Error(unreachableText(object), { cause: error });
+    if ((await projectMissing(object)) !== undefined) return new Error(unreachableText(object), { cause: error });
     if (hooks.present === undefined || !(await hooks.present()))
       return goneError(object, { cause: error, also: hooks.also });
     return (await hooks.otherwise?.(error)) ?? error;

@@ -26,6 +26,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
   dir = nativeProgramDir(emulator, cliRootOrThrow(), {
     prefix: "native",
+    sdk: true,
     project: PROJECT,
     program: [
       `import * as pulumi from "@pulumi/pulumi";`,

@@ -21,16 +21,16 @@ export const NATIVE_PLUGIN_YAML = [
 
 /**
  * A TypeScript program for this repository's native plugin, run by the real CLI (`cliRoot`) against `emulator`:
- * Pulumi.yaml points the engine at bin/pulumi-resource-neon, and the program imports the generated Node.js SDK
+ * Pulumi.yaml points the engine at bin/pulumi-resource-neon; with `sdk`, the program imports the generated Node.js SDK
  * (`@pulumi-neon/neon`, sdk/nodejs), built into its node_modules as a user installs it (README, "SDKs").
  */
 export function nativeProgramDir(
   emulator: Emulator,
   cliRoot: string,
-  options: Pick<ProgramDirOptions, "prefix" | "project" | "program">,
+  options: Pick<ProgramDirOptions, "prefix" | "project" | "program"> & { sdk?: boolean },
 ): ProgramDir {
   const dir = new ProgramDir({ ...options, emulator, cliRoot, typescript: true, pulumiYaml: NATIVE_PLUGIN_YAML });
-  installNodeSdk(path.join(dir.program, "node_modules", "@pulumi-neon", "neon"));
+  if (options.sdk) installNodeSdk(path.join(dir.program, "node_modules", "@pulumi-neon", "neon"));
   return dir;
 }
 
