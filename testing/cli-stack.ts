@@ -193,7 +193,10 @@ export class CliStack {
       {
         projectName: this.project,
         stackName: this.stack,
-        program: async () => (await this.program()) as Record<string, unknown> | void,
+        program: async () => {
+          await answerLateStackOutputs();
+          return (await this.program()) as Record<string, unknown> | void;
+        },
       },
       {
         pulumiCommand,
@@ -512,4 +515,35 @@ function wrapSecrets(value: Value): Value {
   if (Array.isArray(value)) return value.map(wrapSecrets);
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrapSecrets(v)]));
   return value;
+}
+
+/** gRPC's status codes for a call the server will not take because it is going away (grpc-js `status`). */
+const MONITOR_GONE = new Set([1 /* CANCELLED */, 14 /* UNAVAILABLE */]);
+
+interface OutputsMonitor {
+  registerResourceOutputs(request: unknown, callback: (error: { code?: number } | null, reply?: unknown) => void): void;
+  answersLateOutputs?: true;
+}
+
+/**
+ * When a command fails, the engine ends the run and closes its resource monitor while an inline program may still be
+ * resolving its stack outputs. @pulumi/pulumi (v3.248.0, runtime/resource.ts `registerResourceOutputs`) then rejects
+ * a promise no one holds, after the Automation API's language server has stopped catching the program's errors
+ * (automation/server.ts), and the rejection fails the test run that drove the command (pulumi/pulumi#10744 fixed the
+ * same for registerResource only). The engine has already reported the command's outcome, so outputs sent to a
+ * monitor that is gone are answered as delivered: the SDK's own comment on that error says "don't emit an error".
+ * Called inside the program, where the SDK's settings hold this run's monitor.
+ */
+async function answerLateStackOutputs(): Promise<void> {
+  const settings = await import("@pulumi/pulumi/runtime/settings");
+  const monitor = settings.getMonitor() as unknown as OutputsMonitor | undefined;
+  if (!monitor || monitor.answersLateOutputs) return;
+  const send = monitor.registerResourceOutputs.bind(monitor);
+  monitor.registerResourceOutputs = (request, callback) =>
+    send(request, (error, reply) =>
+      error && error.code !== undefined && MONITOR_GONE.has(error.code)
+        ? callback(null, reply)
+        : callback(error, reply),
+    );
+  monitor.answersLateOutputs = true;
 }
