@@ -29,7 +29,17 @@ export function configOf(request: ConfigureRequest): ConfigSource {
   };
 }
 
-/** Makes this process's provider use the request's settings. */
+/** Makes this process's provider use the request's settings, and name them as an explicit provider's when so. */
 export function configure(request: ConfigureRequest): void {
-  configureRuntime(configOf(request));
+  configureRuntime(configOf(request), explicitProviderName(request));
+}
+
+/**
+ * The name of the explicit provider resource being configured, from the request's name or URN (sent since pulumi
+ * v3.132); undefined for the default provider, which the engine names `default` or `default_<version>`
+ * (pkg/resource/deploy/providers/provider.go, DefaultName).
+ */
+export function explicitProviderName(request: ConfigureRequest): string | undefined {
+  const name = request.getName() || (request.getUrn() ?? "").split("::").pop() || "";
+  return name === "" || /^default(_|$)/.test(name) ? undefined : name;
 }

@@ -8,6 +8,7 @@ import { CheckFailure, InvokeRequest, InvokeResponse } from "@pulumi/pulumi/prot
 import { listProjects } from "../provider/functions/get-projects";
 import { argsProblem, GetRolePasswordArgs, revealRolePassword } from "../provider/functions/get-role-password";
 import { client } from "../provider/shared/runtime";
+import { currentSettings, keySetting } from "../provider/shared/hints";
 import { Answered, unimplemented } from "./errors";
 import { receive, send } from "./wire";
 
@@ -47,7 +48,9 @@ const FUNCTIONS: Record<string, ServedFunction> = {
   },
   "neon:index:getRolePassword": {
     failures: (args) => failureOf(argsProblem(args)),
-    call: async (args) => ({ ...(await revealRolePassword(client(), args as unknown as GetRolePasswordArgs)) }),
+    call: async (args) => ({
+      ...(await revealRolePassword(client(), args as unknown as GetRolePasswordArgs, keySetting(currentSettings()))),
+    }),
     secrets: ["password"],
   },
 };

@@ -23,7 +23,7 @@ import {
 } from "../provider/shared/ids";
 import { Declaration, programInputs, sameValue } from "../provider/shared/declaration";
 import { found } from "../provider/shared/errors";
-import { projectAnswers } from "../provider/shared/lifecycle";
+import { outOfReach, projectMissing } from "../provider/shared/lifecycle";
 import { client } from "../provider/shared/runtime";
 import type { Served } from "./resources";
 import { internalInputs } from "./urn";
@@ -120,10 +120,11 @@ export async function importResource(served: Served, importId: string, urn: stri
   const importer = IMPORTERS[declaration.name];
   if (!importer) throw new Error(`cannot import ${declaration.name} ${importId}: ${API_KEY_REFUSAL}`);
   const parts = parseImportId(declaration.name, importer, importId);
+  await projectReached(declaration, importId, parts);
   const internal = internalInputs(declaration, urn);
   const located = await importer.locate(parts);
   const read = located && (await lifecycle.read(located.id, { ...located.props, ...internal }));
-  if (!read?.id) throw await missing(declaration, importId, parts);
+  if (!read?.id) throw missing(declaration, importId, parts);
   const outputs = { ...(read.props as Props) };
   const inputs = importedInputs(declaration, outputs, importer.leftOut);
   if (importer.recordsDeclared) outputs.declared = Object.keys({ ...inputs, ...internal }).sort();
@@ -131,16 +132,27 @@ export async function importResource(served: Served, importId: string, urn: stri
 }
 
 /**
- * The object is not there: said, naming it, once its project answers (a project out of the key's reach answers 404
- * too, and then that is said instead: shared/lifecycle.ts projectAnswers).
+ * Resolves when the import id's project answers; otherwise (it does not exist, or the key does not reach it: Neon
+ * answers 404 for both) throws saying so. Nothing is in the state yet, so there is nothing to remove from it.
  */
-async function missing(declaration: Declaration, importId: string, parts: string[]): Promise<Error> {
-  const { name: type, docs } = declaration;
+async function projectReached(declaration: Declaration, importId: string, parts: string[]): Promise<void> {
+  const [projectId] = parts;
+  const unanswered = await projectMissing({ projectId });
+  if (unanswered === undefined) return;
+  const label = `${declaration.name.toLowerCase()} ${parts[parts.length - 1]}`;
+  throw new Error(
+    `cannot import ${declaration.name} ${importId}: neither ${label} nor its project ${projectId} was found: check ` +
+      `the project id, or ${outOfReach(projectId)}`,
+    { cause: unanswered },
+  );
+}
+
+/** The object is not there (its project answers): said, naming it. */
+function missing(declaration: Declaration, importId: string, parts: string[]): Error {
   const [projectId, branchId] = parts;
-  const label = `${type.toLowerCase()} ${parts[parts.length - 1]}`;
-  await projectAnswers({ kind: type.toLowerCase(), label, projectId, docs });
+  const label = `${declaration.name.toLowerCase()} ${parts[parts.length - 1]}`;
   const where = parts.length > 2 ? `branch ${branchId} of project ${projectId}` : `project ${projectId}`;
-  return new Error(`cannot import ${type} ${importId}: ${label} does not exist in ${where}`);
+  return new Error(`cannot import ${declaration.name} ${importId}: ${label} does not exist in ${where}`);
 }
 
 /** The parts of `importId` in the resource's form, or an error naming the resource, the form and the id given. */

@@ -22,6 +22,7 @@ import {
   UpdateResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import { secretOutputs } from "../provider/shared/declaration";
+import { withoutShownValues } from "../provider/shared/validators";
 import { diffResponse } from "./diff";
 import { Answered } from "./errors";
 import { importResource } from "./import";
@@ -39,13 +40,21 @@ const servedFor = (request: { getType(): string; getUrn(): string }): Served =>
 const secretsOf = ({ declaration }: Served, ...received: Set<string>[]): Set<string> =>
   new Set([...secretOutputs(declaration), ...received.flatMap((s) => [...s])]);
 
+/** True when the property a failure names (`settings.x`, `libraries[0]`: its top-level input) came in as a secret. */
+const secretIn = (received: { secrets: Set<string> }, property: string): boolean =>
+  received.secrets.has(property.split(/[.[]/)[0]);
+
 export async function check(request: CheckRequest): Promise<CheckResponse> {
   const served = servedFor(request);
   const olds = withoutDynamicProvider(receive(request.getOlds()).props);
   const news = receive(request.getNews());
   const inputs = withInternalInputs(served.declaration, request.getUrn(), news.props);
   const result = await served.lifecycle.check(olds, inputs);
-  const failures = (result.failures ?? []).map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason));
+  const failures = (result.failures ?? []).map((f) =>
+    new CheckFailure()
+      .setProperty(f.property)
+      .setReason(secretIn(news, f.property) ? withoutShownValues(f.reason) : f.reason),
+  );
   return new CheckResponse().setInputs(send(result.inputs ?? inputs, news.secrets)).setFailuresList(failures);
 }
 

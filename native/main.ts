@@ -4,9 +4,26 @@
  * of output (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go); warnings go back to that address (engine-log.ts).
  */
 import { logWarningsTo } from "./engine-log";
-import { serve } from "./server";
+import { packageVersion, serve } from "./server";
+
+/** What `pulumi-resource-neon --help` prints: the plugin is started by Pulumi, not by hand. */
+const usage = () => `pulumi-resource-neon: the Neon provider plugin for Pulumi (version ${packageVersion()}).
+
+Pulumi starts it: a program's Pulumi.yaml names its folder (plugins: providers: [{name: neon, path: <folder>}]),
+or it is on PATH, or in the plugin cache (pulumi plugin install resource neon <version> --file <folder>).
+Started by hand, it serves the provider protocol on a port of 127.0.0.1 and prints that port.
+More: docs/native.md in the repository.
+`;
 
 async function main(args: string[]): Promise<void> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(usage());
+    return;
+  }
+  if (args.includes("--version")) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return;
+  }
   const engine = args.find((arg) => !arg.startsWith("-"));
   logWarningsTo(engine);
   const { port } = await serve();

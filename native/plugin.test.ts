@@ -15,7 +15,7 @@
  *   resource's form, a missing object and an ApiKey are refused, saying why;
  * - a Compute's replacement deletes first (the class's default deleteBeforeReplace, which a native resource lacks).
  */
-import { ChildProcess } from "child_process";
+import { ChildProcess, execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as grpc from "@grpc/grpc-js";
@@ -137,6 +137,25 @@ describe("the native plugin over gRPC", () => {
     expect(badSearch.getFailuresList().map((f) => f.getProperty())).toEqual(["search"]);
     expect(emulator.requests.length).toBe(before);
     await expect(invoke("neon:index:getNothing", {})).rejects.toThrow(/no function neon:index:getNothing/);
+  });
+
+  it("a refused input that came in as a secret is not shown in the reason; a plain one is", async () => {
+    const checkRole = (projectId: unknown) =>
+      rpc<proto.CheckRequest, proto.CheckResponse>(
+        plugin,
+        "check",
+        new proto.CheckRequest()
+          .setUrn(urnOf("Role", "app"))
+          .setType("neon:index:Role")
+          .setOlds(struct({}))
+          .setNews(struct({ projectId, branchId: "br-odd-sun-12345678", name: "app" })),
+      );
+    const reasons = async (projectId: unknown) =>
+      (await checkRole(projectId)).getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+    expect(await reasons("Hidden Project")).toEqual([expect.stringContaining('got "Hidden Project"')]);
+    const hidden = await reasons(secret("Hidden Project"));
+    expect(hidden).toEqual([expect.stringMatching(/^projectId: must be a project id.*; got a secret$/)]);
+    expect(hidden.join()).not.toContain("Hidden");
   });
 
   it("a Compute's lifecycle: Check and Diff offline with a detailed diff and the restart warning on its URN", async () => {
@@ -392,6 +411,16 @@ describe("the native plugin over gRPC", () => {
       );
     });
 
+    it("an object of a project that does not answer says so, with nothing to remove from a state that has none", async () => {
+      const failure = importRead("Branch", "b", "no-such-project-123/br-gone-sun-12345678");
+      await expect(failure).rejects.toThrow(
+        "cannot import Branch no-such-project-123/br-gone-sun-12345678: neither branch br-gone-sun-12345678 nor its " +
+          "project no-such-project-123 was found: check the project id, or neon:apiKey does not reach project " +
+          "no-such-project-123",
+      );
+      await expect(failure).rejects.not.toThrow(/state delete/);
+    });
+
     it("an ApiKey is refused, saying why and what to do", async () => {
       await expect(importRead("ApiKey", "ci", "1234")).rejects.toThrow(
         /cannot import ApiKey 1234: Neon returns a key's secret value only in the answer that creates it, so an imported key would have no `key` output\. Declare a new ApiKey instead/,
@@ -429,4 +458,79 @@ it("a provider configured by its arguments (another account's secret key) uses t
   const remove = new proto.DeleteRequest().setId(created.getId()).setUrn(urn).setType("neon:index:ApiKey");
   await rpc(plugin, "delete", remove.setProperties(created.getProperties()));
   expect((await keysOf(other.apiKey)).map((k) => String(k.id))).not.toContain(created.getId());
+});
+
+/**
+ * An explicit provider resource is configured by its own inputs, never the stack's `neon:apiKey`: its messages name
+ * its `apiKey` by the provider's name (the engine sends it in Configure), so that a user fixes the right setting.
+ */
+describe("an explicit provider's messages name its own settings", () => {
+  const configureAs = async (name: string, args: Props) => {
+    const plugin = await startPlugin();
+    const request = new proto.ConfigureRequest()
+      .setName(name)
+      .setUrn(`urn:pulumi:dev::native-test::pulumi:providers:neon::${name}`)
+      .setArgs(struct(args));
+    await rpc(plugin, "configure", request);
+    return plugin;
+  };
+  const checkKey = (plugin: Plugin) =>
+    rpc<proto.CheckRequest, proto.CheckResponse>(
+      plugin,
+      "check",
+      new proto.CheckRequest()
+        .setUrn(urnOf("ApiKey", "ci"))
+        .setType("neon:index:ApiKey")
+        .setOlds(struct({}))
+        .setNews(struct({ keyName: "ci" })),
+    );
+
+  it("a refused key is the provider's apiKey, to be given to the provider", async () => {
+    const plugin = await configureAs("other", { apiKey: secret("napi_wrong"), apiUrl: emulator.baseUrl });
+    const checked = await checkKey(plugin);
+    const create = new proto.CreateRequest()
+      .setUrn(urnOf("ApiKey", "ci"))
+      .setType("neon:index:ApiKey")
+      .setProperties(checked.getInputs());
+    const failure = rpc(plugin, "create", create);
+    await expect(failure).rejects.toThrow(
+      /Neon refused the apiKey of provider "other": it is wrong, or it was revoked/,
+    );
+    await expect(failure).rejects.toThrow(/give it to provider "other" as its apiKey/);
+    await expect(failure).rejects.not.toThrow(/neon:apiKey/);
+  });
+
+  it("no key anywhere says the provider has no apiKey", async () => {
+    const plugin = await configureAs("other", { apiUrl: emulator.baseUrl });
+    await expect(checkKey(plugin)).rejects.toThrow(
+      /No Neon API key: provider "other" has no apiKey and NEON_API_KEY is not set: give the provider an apiKey/,
+    );
+  });
+
+  it("the default provider (named default_<version>) still names neon:apiKey", async () => {
+    const plugin = await configureAs("default_0_1_0", { apiKey: secret("napi_wrong"), apiUrl: emulator.baseUrl });
+    const checked = await checkKey(plugin);
+    const create = new proto.CreateRequest()
+      .setUrn(urnOf("ApiKey", "ci"))
+      .setType("neon:index:ApiKey")
+      .setProperties(checked.getInputs());
+    await expect(rpc(plugin, "create", create)).rejects.toThrow(/Neon refused the key in neon:apiKey/);
+  });
+});
+
+describe("the launcher started by hand", () => {
+  const launcher = path.join(ROOT, "bin", "pulumi-resource-neon");
+  const run = (...args: string[]) => execFileSync(launcher, args, { encoding: "utf8", timeout: 60_000 });
+
+  it("--help says that Pulumi starts it, and how a program points at it", () => {
+    const help = run("--help");
+    expect(help).toMatch(/^pulumi-resource-neon: the Neon provider plugin for Pulumi \(version \d+\.\d+\.\d+/);
+    expect(help).toContain("plugins: providers: [{name: neon, path: <folder>}]");
+    expect(help).toContain("pulumi plugin install resource neon <version> --file <folder>");
+  });
+
+  it("--version prints the package's version, as GetPluginInfo gives it", () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(run("--version")).toBe(`${version}\n`);
+  });
 });

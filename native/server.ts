@@ -41,10 +41,14 @@ function unary<Q extends object, R>(work: (request: Q) => Promise<R> | R): grpc.
   };
 }
 
+/** The package's version: the plugin's, as GetPluginInfo and `--version` give it. */
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
 /** The service's handlers. */
 export function providerService(): Partial<IResourceProviderServer> {
-  const version = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string })
-    .version;
+  const version = packageVersion();
   return {
     getPluginInfo: unary(() => new PluginInfo().setVersion(version)),
     getSchema: unary(() =>

@@ -2,11 +2,20 @@ import { NeonError } from "../../client";
 import { argsProblem, explainRevealError, RoleLister } from "./get-role-password";
 
 const args = { projectId: "p-1", branchId: "br-child-1", roleName: "neondb_owner" };
-const lister = (roles: string[] | "missing"): RoleLister => ({
+const notFound = (message: string) => new NeonError({ kind: "not_found", status: 404, message });
+/** The service as far as the explanation reads it: the branch's roles, or a branch (or project) that is not there. */
+const lister = (roles: string[] | "no branch" | "no project"): RoleLister => ({
   roles: {
     list: async () => {
-      if (roles === "missing") throw new NeonError({ kind: "not_found", status: 404, message: "branch not found" });
+      if (roles === "no branch") throw notFound("branch not found");
+      if (roles === "no project") throw notFound("project not found");
       return roles.map((name) => ({ name }));
+    },
+  },
+  branches: {
+    list: async () => {
+      if (roles === "no project") throw notFound("project not found");
+      return [];
     },
   },
 });
@@ -31,12 +40,20 @@ describe("getRolePassword's errors", () => {
     expect(explained.message).toContain("HTTP 404: role not found");
   });
 
-  it("a branch that does not answer says so, and that the key may not reach the project", async () => {
-    const explained = await explainRevealError(lister("missing"), args, error(404, "not_found", "branch not found"));
+  it("a branch that does not answer in a project that does says so", async () => {
+    const explained = await explainRevealError(lister("no branch"), args, error(404, "not_found", "branch not found"));
     expect(explained.message).toContain(
       "role neondb_owner of branch br-child-1 was not found, and neither was the branch",
     );
-    expect(explained.message).toContain("use a key that reaches it");
+    expect(explained.message).toContain("project p-1 has no branch br-child-1; check the branchId");
+  });
+
+  it("a project that does not answer says so, not the branch, and that the key may not reach it", async () => {
+    const said = error(404, "not_found", "project not found");
+    const explained = await explainRevealError(lister("no project"), args, said, 'the apiKey of provider "other"');
+    expect(explained.message).toContain("role neondb_owner was not found, and neither was project p-1");
+    expect(explained.message).toContain('a project the apiKey of provider "other" does not reach');
+    expect(explained.message).not.toContain("neither was the branch");
   });
 
   it("403 says which key may read it", async () => {

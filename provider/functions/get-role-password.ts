@@ -42,15 +42,19 @@ export function getRolePassword(args: GetRolePasswordArgs): Promise<GetRolePassw
   return revealRolePassword(programClient(), args);
 }
 
-/** getRolePassword with a given client (the native plugin's Invoke: its configured one), of checked arguments. */
+/**
+ * getRolePassword with a given client (the native plugin's Invoke: its configured one), of checked arguments; `key`
+ * names the setting its key comes from, for messages.
+ */
 export async function revealRolePassword(
   client: NeonClient,
   args: GetRolePasswordArgs,
+  key = "neon:apiKey",
 ): Promise<GetRolePasswordResult> {
   try {
     return { password: await client.roles.revealPassword(args.projectId, args.branchId, args.roleName) };
   } catch (error) {
-    throw await explainRevealError(client, args, error);
+    throw await explainRevealError(client, args, error, key);
   }
 }
 
@@ -71,17 +75,20 @@ export function argsProblem(args: Partial<GetRolePasswordArgs>): string | undefi
 /** The reads an explanation may make (a client, or a stand-in in tests). */
 export interface RoleLister {
   roles: { list(projectId: string, branchId: string): Promise<{ name: string }[]> };
+  branches: { list(projectId: string): Promise<unknown[]> };
 }
 
 /**
  * What a refused reveal means, with what to do: a role the branch does not have (naming the role, the branch and the
- * roles it has), a branch or project that does not answer, a key that may not do this (403), a project that keeps no
- * passwords (412), a role that cannot log in. The service's own message comes first.
+ * roles it has), a branch that does not answer in a project that does, a project that does not answer (or that the
+ * key does not reach), a key that may not do this (403), a project that keeps no passwords (412), a role that cannot
+ * log in. The service's own message comes first; `key` names the setting the key comes from.
  */
 export async function explainRevealError(
   client: RoleLister,
   args: GetRolePasswordArgs,
   error: unknown,
+  key = "neon:apiKey",
 ): Promise<Error> {
   const { projectId, branchId, roleName } = args;
   const said = (error as Error).message;
@@ -91,10 +98,20 @@ export async function explainRevealError(
   if (kind === "not_found") {
     const roles = await client.roles.list(projectId, branchId).catch(() => undefined);
     if (roles === undefined) {
+      const projectAnswers = await client.branches.list(projectId).then(
+        () => true,
+        () => false,
+      );
+      if (!projectAnswers) {
+        return fail(
+          `role ${roleName} was not found, and neither was project ${projectId} (${said}): check the projectId. ` +
+            `Neon answers 404 too for a project ${key} does not reach (a project-scoped key outside its project, ` +
+            `another account's key): use a key that reaches it.`,
+        );
+      }
       return fail(
-        `role ${roleName} of branch ${branchId} was not found, and neither was the branch (${said}): check that ` +
-          `branch ${branchId} is a branch of project ${projectId}. Neon answers 404 too for a project neon:apiKey does ` +
-          `not reach (a project-scoped key outside its project, another account's key): use a key that reaches it.`,
+        `role ${roleName} of branch ${branchId} was not found, and neither was the branch (${said}): project ` +
+          `${projectId} has no branch ${branchId}; check the branchId.`,
       );
     }
     const names = roles.map((role) => role.name).join(", ") || "none";
@@ -105,8 +122,8 @@ export async function explainRevealError(
   }
   if (status === 403) {
     return fail(
-      `the service refused to reveal the password of role ${roleName} of branch ${branchId} with the key in ` +
-        `neon:apiKey (${said}). A project-scoped API key can use only its own project: check that project ` +
+      `the service refused to reveal the password of role ${roleName} of branch ${branchId} with ${key} ` +
+        `(${said}). A project-scoped API key can use only its own project: check that project ` +
         `${projectId} is that key's project, or use a key that reaches it (an organization key of its organization, ` +
         `or a member's personal key).`,
     );

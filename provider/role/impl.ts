@@ -21,6 +21,7 @@ import { stableJson } from "../shared/stable-json";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { branchConnectionsDrop, shown } from "../shared/connections";
+import { isUnknown } from "../shared/unknown";
 
 type Props = Record<string, unknown>;
 
@@ -34,12 +35,22 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   configureRuntime(req.config);
 }
 
-/** Checks the inputs; a create (no old inputs) warns that the branch's connections drop. */
+/**
+ * Checks the inputs; a create (no old inputs) warns that the branch's connections drop, unless the branch is new
+ * (`createWarning`). The engine checks a replacement's inputs once more with no old inputs (step_generator.go: "we
+ * need to recompute the default values"); this process has checked those inputs already and its Diff has warned of
+ * the replacement, so that check warns of nothing.
+ */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
   const failures = checkInputs(ROLE, news);
-  if (failures.length === 0) checked.add(stableJson(news));
-  if (failures.length === 0 && Object.keys(olds).length === 0) warn(createWarning(news));
+  const key = stableJson(news);
+  const recheck = checked.has(key);
+  if (failures.length === 0) checked.add(key);
+  if (failures.length === 0 && Object.keys(olds).length === 0 && !recheck) {
+    const warning = createWarning(news);
+    if (warning) warn(warning);
+  }
   return { inputs: news, failures };
 }
 
@@ -47,7 +58,9 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planRoleChange(olds, news);
   if (checked.has(stableJson(news))) {
-    const created = plan.replaces.length > 0 ? createWarning(news, { id, plan }) : undefined;
+    // A replacement that deletes first says that connections drop in its own warning.
+    const created =
+      plan.replaces.length > 0 && !plan.deleteBeforeReplace ? createWarning(news, { id, plan }) : undefined;
     for (const warning of [resetWarning(id, olds, plan), deleteFirstWarning(id, olds, plan), created])
       if (warning) warn(warning);
   }
@@ -181,9 +194,14 @@ export function resetWarning(id: string, olds: Record<string, unknown>, plan: Ro
 
 /**
  * The preview's warning for a role to be created (a create, or a replacement's new role: `replaced` names the old one
- * and the plan): creating a role drops the branch's open connections (OpenAPI `createProjectBranchRole`).
+ * and the plan): creating a role drops the branch's open connections (OpenAPI `createProjectBranchRole`). None for a
+ * branch this update creates: its id is unknown in the preview, and nothing is connected to it yet.
  */
-export function createWarning(news: Record<string, unknown>, replaced?: { id: string; plan: RolePlan }): string {
+export function createWarning(
+  news: Record<string, unknown>,
+  replaced?: { id: string; plan: RolePlan },
+): string | undefined {
+  if (isUnknown(news.branchId)) return undefined;
   const replacing = replaced ? ` (replacing ${replaced.id}: ${replaced.plan.replaces.join(", ")} changed)` : "";
   return branchConnectionsDrop(
     `Role ${shown(news.name)} of branch ${shown(news.branchId)} will be created${replacing}`,

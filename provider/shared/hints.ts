@@ -7,7 +7,8 @@
  * other way round) still gets advice.
  *
  * Advice also fits where the settings come from (a newcomer with a wrong key was told about key rotation): a key or
- * URL is named with its source (`neon:apiKey` or `NEON_API_KEY`, `neon:apiUrl`, `NEON_API_HOST` or the default), and
+ * URL is named with its source (`neon:apiKey` or `NEON_API_KEY`, `neon:apiUrl`, `NEON_API_HOST` or the default; an
+ * explicit provider resource's `apiKey` and `apiUrl` in the native plugin configured by one), and
  * the advice about a changed key applies only where the key in use may differ from the one configured now: when the
  * provider was configured from the configuration saved by the last `up` (runtime.ts `configuredByProgram`).
  */
@@ -45,47 +46,79 @@ export function currentSettings(): Settings {
   return { ...settingsInUse(), byProgram: configuredByProgram() };
 }
 
+/** The setting that holds the key in use: `neon:apiKey`, `NEON_API_KEY`, or an explicit provider's `apiKey`. */
+export function keySetting(settings: SettingsInUse): string {
+  if (settings.apiKeyFrom === "provider") return `the apiKey of provider "${settings.provider}"`;
+  return settings.apiKeyFrom ?? "neon:apiKey";
+}
+
 /**
  * `pulumi refresh` and `pulumi destroy` configure the provider from the configuration saved by the last `pulumi up`
  * (pulumi/pulumi registry.go: providers are loaded from their state), so a key changed since is not the one they use.
  */
-const SAVED_KEY =
-  "`pulumi refresh` and `pulumi destroy` use the neon:apiKey saved by the last `pulumi up`: run `pulumi up` once " +
-  "with the new key (it changes nothing else), or `pulumi destroy --run-program`.";
+function savedKey(settings: Settings): string {
+  const saved =
+    settings.apiKeyFrom === "provider"
+      ? `the apiKey provider "${settings.provider}" had at the last \`pulumi up\``
+      : "the neon:apiKey saved by the last `pulumi up`";
+  return (
+    `\`pulumi refresh\` and \`pulumi destroy\` use ${saved}: run \`pulumi up\` once with the new key (it changes ` +
+    "nothing else), or `pulumi destroy --run-program`."
+  );
+}
 
-/** True when the key in use may be an older one than the stack's config holds now (see `SAVED_KEY`). */
-const maySaveAnotherKey = (settings: Settings) => !settings.byProgram && settings.apiKeyFrom === "neon:apiKey";
+/** True when the key in use may be an older one than the program or stack config holds now (see `savedKey`). */
+const maySaveAnotherKey = (settings: Settings) =>
+  !settings.byProgram && (settings.apiKeyFrom === "neon:apiKey" || settings.apiKeyFrom === "provider");
 
 /** The key in use, named by where it comes from. */
 function keyNamed(settings: Settings): string {
-  return settings.apiKeyFrom === "NEON_API_KEY"
-    ? "the key in NEON_API_KEY (the stack config has no neon:apiKey)"
-    : "the key in neon:apiKey";
+  if (settings.apiKeyFrom === "NEON_API_KEY") {
+    return settings.provider === undefined
+      ? "the key in NEON_API_KEY (the stack config has no neon:apiKey)"
+      : `the key in NEON_API_KEY (provider "${settings.provider}" has no apiKey)`;
+  }
+  return settings.apiKeyFrom === "provider" ? keySetting(settings) : "the key in neon:apiKey";
 }
 
-const NEW_KEY =
-  "create a key in the Neon console (Account settings, API keys) and set it with `pulumi config set --secret neon:apiKey <key>`";
+/** How to give the provider a new key. */
+function newKey(settings: Settings): string {
+  const make = "create a key in the Neon console (Account settings, API keys) and ";
+  return settings.provider === undefined
+    ? `${make}set it with \`pulumi config set --secret neon:apiKey <key>\``
+    : `${make}give it to provider "${settings.provider}" as its apiKey (a secret)`;
+}
 
 /**
  * What to do about a refused key (401): it is wrong or revoked, so make one and set it (README, Troubleshooting); and,
  * only where the key in use may be an older one than the config holds (refresh, destroy), how to use the new one.
  */
 export function authHint(settings: Settings): string {
+  const wins = settings.provider === undefined ? "the stack config" : "the provider's apiKey";
   const fix =
     settings.apiKeyFrom === "NEON_API_KEY"
-      ? `${NEW_KEY} (the stack config wins over NEON_API_KEY), or export a working key as NEON_API_KEY`
-      : NEW_KEY;
+      ? `${newKey(settings)} (${wins} wins over NEON_API_KEY), or export a working key as NEON_API_KEY`
+      : newKey(settings);
   if (!maySaveAnotherKey(settings)) {
     return `Neon refused ${keyNamed(settings)}: it is wrong, or it was revoked. Check it, or ${fix}.`;
   }
   return (
-    `If you changed neon:apiKey since the last \`pulumi up\`: ${SAVED_KEY} Otherwise the key is wrong, or it was ` +
+    `If you changed ${keySetting(settings)} since the last \`pulumi up\`: ${savedKey(settings)} Otherwise the key is wrong, or it was ` +
     `revoked: ${fix}, then run \`pulumi up\` once.`
   );
 }
 
 /** Where the URL in use comes from, and how to change it. */
 function urlNamed(settings: Settings): { what: string; change: string } {
+  if (settings.apiUrlFrom === "provider") {
+    const saved = settings.byProgram
+      ? ""
+      : " (`pulumi refresh` and `pulumi destroy` use the one it had at the last `pulumi up`: after changing it, run `pulumi up` once)";
+    return {
+      what: `the apiUrl of provider "${settings.provider}"${saved}`,
+      change: `correct it in the program, or leave it out to use Neon's API, ${DEFAULT_API_URL}`,
+    };
+  }
   if (settings.apiUrlFrom === "neon:apiUrl") {
     const saved = settings.byProgram
       ? ""
@@ -140,34 +173,35 @@ export function urlPathHint(settings: Settings): string | undefined {
 const NO_KEY_FROM_KEYS = "organization and project-scoped keys cannot create API keys";
 
 /** A create refused (403): which key may create this kind of key. */
-function createRefused(s: { orgId?: string; projectId?: string }): string {
+function createRefused(s: { orgId?: string; projectId?: string }, settings: Settings): string {
+  const key = keySetting(settings);
   if (s.orgId === undefined) {
     return (
-      `Personal API keys are created with a personal key (${NO_KEY_FROM_KEYS}): if neon:apiKey is an organization ` +
+      `Personal API keys are created with a personal key (${NO_KEY_FROM_KEYS}): if ${key} is an organization ` +
       `or project-scoped key, use your personal key for the stacks that manage ApiKey resources.`
     );
   }
   if (s.projectId === undefined) {
     return (
       `Only an admin of organization ${s.orgId} can create an organization-wide key, with their personal key ` +
-      `(${NO_KEY_FROM_KEYS}). If neon:apiKey is a member's personal key, use an admin's, or give the ApiKey a ` +
+      `(${NO_KEY_FROM_KEYS}). If ${key} is a member's personal key, use an admin's, or give the ApiKey a ` +
       `projectId: Neon's docs let members create keys limited to one project of the organization.`
     );
   }
   return (
     `Keys limited to a project of organization ${s.orgId} are created with the personal key of a member (some of ` +
-    `Neon's docs say of an admin; ${NO_KEY_FROM_KEYS}). If neon:apiKey is an organization or project-scoped key, use ` +
+    `Neon's docs say of an admin; ${NO_KEY_FROM_KEYS}). If ${key} is an organization or project-scoped key, use ` +
     `a member's personal key; if it is a member's, try an admin's.`
   );
 }
 
 /** A list or revoke of keys refused (403): which key may do it. */
 function keysRefused(s: { op: "key-list" | "key-revoke"; orgId?: string }, settings: Settings): string {
-  const saved = maySaveAnotherKey(settings) ? ` ${SAVED_KEY}` : "";
+  const saved = maySaveAnotherKey(settings) ? ` ${savedKey(settings)}` : "";
   if (s.orgId === undefined) {
     return (
       `Personal API keys are listed and revoked with a personal key of their own account; organization and ` +
-      `project-scoped keys cannot: set neon:apiKey to it.${saved}`
+      `project-scoped keys cannot: set ${keySetting(settings)} to it.${saved}`
     );
   }
   const who =
@@ -178,9 +212,9 @@ function keysRefused(s: { op: "key-list" | "key-revoke"; orgId?: string }, setti
 }
 
 /** A compute request refused (403): the key does not reach the project. */
-function projectRefused(projectId: string): string {
+function projectRefused(projectId: string, settings: Settings): string {
   return (
-    `neon:apiKey is valid but may not do this in project ${projectId}. A project-scoped API key can use only its own ` +
+    `${keySetting(settings)} is valid but may not do this in project ${projectId}. A project-scoped API key can use only its own ` +
     `project (its branches, computes and operations): check that the resource's projectId is that key's project, ` +
     `or use a key whose scope covers project ${projectId} (an organization key of its organization, or a member's ` +
     `personal key).`
@@ -188,12 +222,16 @@ function projectRefused(projectId: string): string {
 }
 
 /** A 404 from an organization's key routes: the account is not a member (OpenAPI), or the ids are wrong. */
-function organizationNotFound(s: { op: Situation["op"]; orgId: string; projectId?: string }): string {
+function organizationNotFound(
+  s: { op: Situation["op"]; orgId: string; projectId?: string },
+  settings: Settings,
+): string {
+  const key = keySetting(settings);
   const project =
     s.op === "key-create" && s.projectId !== undefined ? `, and that project ${s.projectId} belongs to it` : "";
   return (
-    `Neon answers 404 for an organization that does not exist or that the account of neon:apiKey is not a member ` +
-    `of. Check that orgId ${s.orgId} is right, and that neon:apiKey is the personal key of a member of it (or an ` +
+    `Neon answers 404 for an organization that does not exist or that the account of ${key} is not a member ` +
+    `of. Check that orgId ${s.orgId} is right, and that ${key} is the personal key of a member of it (or an ` +
     `organization key of it)${project}: add the account to organization ${s.orgId} in the Neon console, or use a ` +
     `member's key. A project-scoped key cannot manage keys at all, and the service may refuse that with 404 rather ` +
     `than 403.`
@@ -201,10 +239,10 @@ function organizationNotFound(s: { op: Situation["op"]; orgId: string; projectId
 }
 
 /** A 404 from a compute request: what does not exist, or what the key does not reach. */
-function projectNotFound(projectId: string, branchId: string | undefined): string {
+function projectNotFound(projectId: string, branchId: string | undefined, settings: Settings): string {
   const branch = branchId === undefined ? "the resource's branch" : `branch ${branchId}`;
   return (
-    `Neon answers 404 both for what does not exist and for a project neon:apiKey does not reach (a project-scoped ` +
+    `Neon answers 404 both for what does not exist and for a project ${keySetting(settings)} does not reach (a project-scoped ` +
     `key outside its own project may be refused with 404 rather than 403, like an organization key outside its ` +
     `organization, or another account's key). If project ${projectId} and ${branch} exist, use a key ` +
     `that reaches project ${projectId}.`
@@ -212,14 +250,14 @@ function projectNotFound(projectId: string, branchId: string | undefined): strin
 }
 
 function forbiddenHint(s: Situation, settings: Settings): string {
-  if (s.op === "key-create") return createRefused(s);
-  if (inProject(s)) return projectRefused(s.projectId);
+  if (s.op === "key-create") return createRefused(s, settings);
+  if (inProject(s)) return projectRefused(s.projectId, settings);
   return keysRefused(s, settings);
 }
 
-function notFoundHint(s: Situation): string | undefined {
-  if (inProject(s)) return projectNotFound(s.projectId, s.branchId);
-  return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId });
+function notFoundHint(s: Situation, settings: Settings): string | undefined {
+  if (inProject(s)) return projectNotFound(s.projectId, s.branchId, settings);
+  return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId }, settings);
 }
 
 /** A stack made against an earlier world of the emulator (client/errors.ts `replaced_world`; docs/emulator.md, "Its world"). */
@@ -242,7 +280,7 @@ export function hintFor(
   const kind = errorKind(error);
   if (isUnreachable(error)) return unreachableHint(settings);
   if (kind === "auth") return statusOf(error) === 403 ? forbiddenHint(situation, settings) : authHint(settings);
-  if (kind === "not_found") return urlPathHint(settings) ?? notFoundHint(situation);
+  if (kind === "not_found") return urlPathHint(settings) ?? notFoundHint(situation, settings);
   if (kind === "replaced_world") return REPLACED_WORLD;
   return undefined;
 }

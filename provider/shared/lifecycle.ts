@@ -17,6 +17,7 @@
 type Props = Record<string, unknown>;
 import type * as pulumi from "@pulumi/pulumi";
 import { errorKind, resendWhileUnknown, ResourceInitError } from "./errors";
+import { currentSettings, keySetting } from "./hints";
 import { client } from "./runtime";
 
 /** An object of a project, as the lifecycle's messages name it. */
@@ -93,7 +94,7 @@ export async function projectAnswers(object: ProjectObject): Promise<void> {
 }
 
 /** The 404 of the object's project (its branch list), or undefined when it answers; anything else is thrown. */
-async function projectMissing(object: ProjectObject): Promise<unknown> {
+export async function projectMissing(object: Pick<ProjectObject, "projectId">): Promise<unknown> {
   try {
     await client().branches.list(object.projectId);
     return undefined;
@@ -213,14 +214,20 @@ export async function explainGone(error: unknown, object: ProjectObject, hooks: 
   }
 }
 
+/** "<the key's setting> does not reach project p (…): use a key that does". */
+export function outOfReach(projectId: string): string {
+  return (
+    `${keySetting(currentSettings())} does not reach project ${projectId} (another account's key, or an organization ` +
+    `or project-scoped key of another organization or project): use a key that does`
+  );
+}
+
 /** Neither the object nor its project answers: deleted with its project, or out of the key's reach. */
 function unreachableText(object: ProjectObject): string {
   const where = object.branchId === undefined ? "" : ` of branch ${object.branchId}`;
   return (
     `${object.label}${where} was not found, and neither was its project ${object.projectId}, so it is not known ` +
     `whether the ${object.kind} is gone: either the project was deleted (then remove the resource from the state: ` +
-    `pulumi state delete <its URN>), or neon:apiKey does not reach that project (another account's key, or an ` +
-    `organization or project-scoped key of another organization or project): use a key that does. Nothing was ` +
-    `changed (${UNREACHABLE_DOCS}).`
+    `pulumi state delete <its URN>), or ${outOfReach(object.projectId)}. Nothing was changed (${UNREACHABLE_DOCS}).`
   );
 }

@@ -13,21 +13,28 @@ import {
   ConfigSource,
   DEFAULT_API_URL,
   NeonClient,
+  NeonError,
+  NO_KEY_MESSAGE,
   RateLimitOptions,
   resolveConfig,
 } from "../../client";
 import { once } from "./diagnostics";
 
 let stackConfig: ConfigSource | undefined;
+/** The explicit provider resource whose inputs configure this process (`new neon.Provider("other", …)`), if one does. */
+let explicitProvider: string | undefined;
 const clients = new Map<string, NeonClient>();
 let checkedProgram = false;
 
 /**
  * Called by each resource's `configure()` with the whole stack configuration the engine sends (every namespace;
- * for `refresh` and `destroy`, the configuration saved by the last `up`). Only `neon:*` keys are read from it.
+ * for `refresh` and `destroy`, the configuration saved by the last `up`). Only `neon:*` keys are read from it. The
+ * native plugin configured by an explicit provider resource passes that provider's inputs and its name (`provider`),
+ * so that messages name the provider's `apiKey` rather than the stack's `neon:apiKey`.
  */
-export function configure(config: ConfigSource | undefined): void {
+export function configure(config: ConfigSource | undefined, provider?: string): void {
   stackConfig = config;
+  explicitProvider = provider;
 }
 
 /**
@@ -49,7 +56,7 @@ export function noteProgramCheck(inputs: Record<string, unknown>): void {
 function requireKey(inputs: Record<string, unknown>): void {
   if (inputs.apiKey !== undefined && inputs.apiKey !== "") return;
   try {
-    resolveConfig(undefined, stackConfig, process.env);
+    resolvedConfig();
   } catch (error) {
     throw error instanceof Error ? once(error) : error;
   }
@@ -63,27 +70,55 @@ export function configuredByProgram(): boolean {
 /** Where the key and the URL in use come from, for advice that names them (never the key itself). */
 export interface SettingsInUse {
   apiUrl: string;
-  apiUrlFrom: "neon:apiUrl" | "NEON_API_HOST" | "default";
-  /** Undefined when no key is set anywhere. */
-  apiKeyFrom?: "neon:apiKey" | "NEON_API_KEY";
+  /** "provider": the `apiUrl` input of the explicit provider `provider`. */
+  apiUrlFrom: "neon:apiUrl" | "NEON_API_HOST" | "default" | "provider";
+  /** Undefined when no key is set anywhere; "provider": the `apiKey` input of the explicit provider `provider`. */
+  apiKeyFrom?: "neon:apiKey" | "NEON_API_KEY" | "provider";
+  /** The explicit provider resource configuring this process, by name. */
+  provider?: string;
 }
 
 /** The settings `client()` uses, and where each comes from (the same precedence as `resolveConfig`). */
 export function settingsInUse(env: NodeJS.ProcessEnv = process.env): SettingsInUse {
   const isSet = (value: string | undefined) => value !== undefined && value.trim() !== "";
   const configured = configValue(stackConfig, CONFIG_KEYS.apiUrl);
-  const apiUrlFrom = isSet(configured) ? "neon:apiUrl" : isSet(env.NEON_API_HOST) ? "NEON_API_HOST" : "default";
-  const raw =
-    apiUrlFrom === "neon:apiUrl" ? configured : apiUrlFrom === "NEON_API_HOST" ? env.NEON_API_HOST : undefined;
+  const configuredFrom = explicitProvider === undefined ? "neon:apiUrl" : "provider";
+  const apiUrlFrom = isSet(configured) ? configuredFrom : isSet(env.NEON_API_HOST) ? "NEON_API_HOST" : "default";
+  const raw = isSet(configured) ? configured : apiUrlFrom === "NEON_API_HOST" ? env.NEON_API_HOST : undefined;
   const apiUrl = (raw ?? DEFAULT_API_URL).trim().replace(/\/+$/, "");
   const keyInConfig = isSet(configValue(stackConfig, CONFIG_KEYS.apiKey));
-  const apiKeyFrom = keyInConfig ? "neon:apiKey" : isSet(env.NEON_API_KEY) ? "NEON_API_KEY" : undefined;
-  return { apiUrl, apiUrlFrom, ...(apiKeyFrom ? { apiKeyFrom } : {}) };
+  const keyFrom = explicitProvider === undefined ? "neon:apiKey" : "provider";
+  const apiKeyFrom = keyInConfig ? keyFrom : isSet(env.NEON_API_KEY) ? "NEON_API_KEY" : undefined;
+  return {
+    apiUrl,
+    apiUrlFrom,
+    ...(apiKeyFrom ? { apiKeyFrom } : {}),
+    ...(explicitProvider === undefined ? {} : { provider: explicitProvider }),
+  };
+}
+
+/**
+ * The key and URL in use (`resolveConfig`'s precedence). With no key anywhere, an explicit provider's error says that
+ * the provider lacks an `apiKey`: it reads its own inputs, never the stack's `neon:apiKey`.
+ */
+function resolvedConfig(): { apiKey: string; apiUrl: string } {
+  try {
+    return resolveConfig(undefined, stackConfig, process.env);
+  } catch (error) {
+    if (explicitProvider === undefined || !(error instanceof NeonError) || error.apiMessage !== NO_KEY_MESSAGE)
+      throw error;
+    throw new NeonError({
+      kind: "config",
+      message:
+        `No Neon API key: provider "${explicitProvider}" has no apiKey and NEON_API_KEY is not set: give the ` +
+        `provider an apiKey (new neon.Provider("${explicitProvider}", { apiKey })), as a secret`,
+    });
+  }
 }
 
 /** The shared client for the configured credentials; fails before any request when no key is set. */
 export function client(): NeonClient {
-  const { apiKey, apiUrl } = resolveConfig(undefined, stackConfig, process.env);
+  const { apiKey, apiUrl } = resolvedConfig();
   const timeoutMs = waitTimeoutMs();
   const rateLimit = rateLimitFromEnv(process.env.NEON_RATE_LIMIT);
   const cacheKey = `${apiUrl}\n${timeoutMs}\n${JSON.stringify(rateLimit)}\n${hashOf(apiKey)}`;

@@ -92,11 +92,12 @@ describe("Role passwords and warnings (the service as it is)", () => {
       holder.declared = { name: "app_user2", passwordTriggers: ["v2"] };
       const preview = ok(await stack.preview());
       expect(ops(preview, "app")).toEqual(["create-replacement app", "delete-replaced app", "replace app"]);
-      expect(preview.warnings).toContainEqual(
+      // Once: the engine checks a replacement's inputs again with no old inputs, which is no second create.
+      expect(preview.warnings.filter((w) => w.includes("will be created"))).toEqual([
         `Role app_user2 of branch ${world.branches.main} will be created (replacing ` +
           `${world.projectId}/${world.branches.main}/app_user: name changed): the computes of branch ` +
           `${world.branches.main} apply it, and their open connections will drop.`,
-      );
+      ]);
       ok(await stack.up({ skipPreview: true }));
     },
     LONG,

@@ -152,6 +152,12 @@ describe("Role through the local engine", () => {
     declared = { name: "app_user2", noLogin: true };
     const up = ok(await run(stack.up()));
     expect(ops(up, "app")).toEqual(["create-replacement app", "delete-replaced app", "replace app"]);
+    // One warning, the delete-first one, which says that connections drop (it was three: also the Diff's and the
+    // engine's second Check's "will be created").
+    const warnings = up.preview?.diagnostics.filter((d) => d.severity === "warning" && d.message.startsWith("Role "));
+    expect(warnings?.map((d) => d.message)).toEqual([
+      expect.stringContaining("will be replaced (noLogin changed), the old role deleted first"),
+    ]);
     expect(writes(up)).toEqual([`DELETE ${rolesPath()}/app_user2`, `POST ${rolesPath()}`]);
     expect(outputs(stack).noLogin).toBe(true);
     expect(outputs(stack).password).toBeNull();
@@ -281,8 +287,7 @@ describe("roles a child branch inherited", () => {
     const refused = await run(reading(projectIds[1], other.id, "neondb_owner", scoped.key).up());
     expect(refused.error?.message).toContain("HTTP 403");
     expect(refused.error?.message).toContain(
-      `the service refused to reveal the password of role neondb_owner of branch ${other.id} with the key in ` +
-        "neon:apiKey",
+      `the service refused to reveal the password of role neondb_owner of branch ${other.id} with neon:apiKey`,
     );
     expect(refused.error?.message).toContain("A project-scoped API key can use only its own project");
   });
