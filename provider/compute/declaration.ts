@@ -1,138 +1,44 @@
 /**
  * Compute, declared: a compute endpoint of a branch, a primary (`read_write`) or a read replica (`read_only`). Each
- * property is one row (its type, the API field, its rules and their source, what a change does and to a running
- * compute's connections, how two values compare, its description); Check, the diff's plan (plan.ts), the request
- * bodies and the outputs (outputs.ts), schema.json and the table in docs/resources.md are derived from it
- * (shared/declaration.ts). Sizes and their rules are data in sizes.ts.
+ * property is one row (its type, API field, rules and their source, what a change does and to a running compute's
+ * connections, how two values compare, its description); Check, the plan (plan.ts), the request bodies and the outputs
+ * (outputs.ts), schema.json and docs/resources.md's table derive from it (shared/declaration.ts). Values: values.ts.
  */
-import { checkAlwaysActive, checkSizePair, isSize } from "./sizes";
+import { COMPUTE_TYPE, POOLER_MODE, PRELOAD_LIBRARIES, PROVISIONER, SIZE_CHECKS, SIZE_INPUTS } from "./values";
 import {
+  ANY_LIST,
+  BOOLEAN,
+  branchIdRow,
   Declaration,
-  EnumType,
+  INTEGER,
   InputRow,
-  ObjectType,
+  NUMBER,
+  OBJECT,
   OutputRow,
-  SchemaType,
   projectIdRow,
+  reported,
+  STRING,
+  STRING_MAP,
 } from "../shared/declaration";
-import { isBranchId, isComputeId } from "../shared/ids";
-import {
-  describe,
-  isBoolean,
-  isList,
-  isString,
-  isStringList,
-  isStringMap,
-  lengthBetween,
-  matches,
-  Validator,
-} from "../shared/validators";
+import { isComputeId } from "../shared/ids";
+import { isBoolean, isList, isString, isStringMap, lengthBetween, matches } from "../shared/validators";
 
-const STRING: SchemaType = { type: "string" };
-const NUMBER: SchemaType = { type: "number" };
-const BOOLEAN: SchemaType = { type: "boolean" };
-const STRING_MAP: SchemaType = { type: "object", additionalProperties: { type: "string" } };
-const INTEGER: SchemaType = { type: "integer" };
-const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
-const STRING_LIST: SchemaType = { type: "array", items: { type: "string" } };
-const OBJECT: SchemaType = { type: "object" };
-
-/** An output read from the record's `api` field: a string, unless `more` says otherwise. */
-const reported = (api: string, description: string, more: Partial<OutputRow> = {}): OutputRow => ({
-  schema: STRING,
-  api,
-  description,
-  ...more,
-});
 /** The service may leave it out of its answer (client/schemas.ts). */
 const MAYBE = { optional: true };
-
-const COMPUTE_TYPE: EnumType = {
-  token: "neon:index:ComputeType",
-  description: "The kind of compute.",
-  values: [
-    { value: "read_write", description: "Primary: reads and writes; one per branch." },
-    { value: "read_only", description: "Read replica." },
-  ],
-};
-
-const POOLER_MODE: EnumType = {
-  token: "neon:index:PoolerMode",
-  description: "Connection pooling mode.",
-  values: [{ value: "transaction", description: "Transaction pooling." }],
-};
-
-const PROVISIONER: EnumType = {
-  token: "neon:index:Provisioner",
-  description: "How the compute is provisioned.",
-  values: [
-    { value: "k8s-pod", description: "Fixed-size pods." },
-    { value: "k8s-neonvm", description: "Virtual machines; needed for autoscaling." },
-    { value: "serverless-platform", description: "Listed by Neon's OpenAPI document (Provisioner)." },
-  ],
-};
-
-/** OpenAPI, PreloadLibraries (EndpointSettingsData.preload_libraries): both fields optional. */
-const PRELOAD_LIBRARIES: ObjectType = {
-  token: "neon:index:PreloadLibraries",
-  description:
-    "The shared libraries to preload into the compute (Postgres's shared_preload_libraries; OpenAPI, PreloadLibraries).",
-  fields: {
-    useDefaults: {
-      api: "use_defaults",
-      schema: BOOLEAN,
-      rules: [isBoolean],
-      description: "Whether Neon's default libraries are preloaded.",
-    },
-    enabledLibraries: {
-      api: "enabled_libraries",
-      schema: STRING_LIST,
-      rules: [isStringList],
-      description:
-        "The libraries to preload, by name (Neon's available_preload_libraries lists those of the project's Postgres version).",
-    },
-  },
-};
-
-const PRELOAD_LIBRARIES_TEXT =
-  "The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).";
-
-const isSuspendTimeout: Validator = (v) =>
-  Number.isInteger(v) && (v === -1 || v === 0 || ((v as number) >= 60 && (v as number) <= 604800))
-    ? undefined
-    : `must be -1 (never suspend), 0 (the default, 300 s) or a whole number of seconds from 60 to 604800 (7 days); got ${describe(v)}`;
-
-/** 0 means "the default", which is 300 seconds: both spellings are the same setting (api.md). */
-const normalizeSuspend = (value: unknown): unknown => (value === 0 ? 300 : value);
-
-const SIZE = {
-  schema: NUMBER,
-  rules: [isSize],
-  source: "api.md, Sizes (sizes.ts)",
-  change: "update",
-  connections: "drop",
-  because:
-    "a size change restarts a running compute (api.md, Neon docs: changing autoscaling limits requires a restart)",
-} satisfies Omit<InputRow, "description">;
-
-const POOLER_ENABLED =
-  "Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.";
-const POOLER_MODE_TEXT =
-  "Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.";
+/** The output of an input the service reports: its field, type and description; `optional` unless `more` says. */
+const echoed = (row: InputRow, more: Partial<OutputRow> = MAYBE): OutputRow =>
+  reported(String(row.api), row.description, { schema: row.schema, ...more });
 
 const INPUTS = {
   projectId: projectIdRow("Project of the compute. Changing it replaces the compute."),
   branchId: {
-    schema: STRING,
-    required: true,
+    ...branchIdRow(
+      "Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).",
+    ),
     api: "branch_id",
-    rules: [isString, isBranchId],
-    source: "api.md, Ids",
     change: "update",
     connections: "drop",
     because: "a connection cannot continue on another branch's data (api.md, Branch move)",
-    description:
-      "Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).",
   },
   type: {
     schema: STRING,
@@ -144,28 +50,8 @@ const INPUTS = {
     description:
       "`read_write` (primary, the default; one per branch) or `read_only` (read replica). Changing it replaces the compute.",
   },
-  autoscalingLimitMinCu: {
-    ...SIZE,
-    api: "autoscaling_limit_min_cu",
-    description:
-      "Minimum size in CU (0.25, 0.5, 1..16, even 18..56). Changing it restarts a running compute (its connections drop). Fixes `maxConnections`.",
-  },
-  autoscalingLimitMaxCu: {
-    ...SIZE,
-    api: "autoscaling_limit_max_cu",
-    description:
-      "Maximum size in CU (equal to the minimum for a fixed size; autoscaling up to 16 CU, at most 8 CU above the minimum). Changing it restarts a running compute.",
-  },
-  suspendTimeoutSeconds: {
-    schema: INTEGER,
-    api: "suspend_timeout_seconds",
-    rules: [isSuspendTimeout],
-    source: "api.md",
-    change: "update",
-    same: (a, b) => normalizeSuspend(a) === normalizeSuspend(b),
-    description:
-      "Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800. Changes need no restart.",
-  },
+  // The sizes and the autosuspend delay, beside their rules (values.ts).
+  ...SIZE_INPUTS,
   pgSettings: {
     schema: STRING_MAP,
     api: "settings.pg_settings",
@@ -185,7 +71,8 @@ const INPUTS = {
     connections: "may-drop",
     because:
       "Postgres loads shared_preload_libraries only at a server start (PostgreSQL docs), and Neon's libraries need a compute restart to activate (OpenAPI, getAvailablePreloadLibraries); the service does not document whether its PATCH restarts the compute",
-    description: PRELOAD_LIBRARIES_TEXT,
+    description:
+      "The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).",
   },
   poolerEnabled: {
     schema: BOOLEAN,
@@ -194,7 +81,8 @@ const INPUTS = {
     source: "api.md, Pooler fields",
     change: "update",
     deprecation: "Neon deprecated pooler_enabled: connect through the poolerHost output.",
-    description: POOLER_ENABLED,
+    description:
+      "Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.",
   },
   poolerMode: {
     schema: STRING,
@@ -203,7 +91,8 @@ const INPUTS = {
     source: "api.md, Pooler fields",
     change: "update",
     deprecation: "Neon deprecated pooler_mode (to be removed after 2026-06-20); PgBouncer runs in transaction mode.",
-    description: POOLER_MODE_TEXT,
+    description:
+      "Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.",
   },
   disabled: {
     schema: BOOLEAN,
@@ -269,7 +158,7 @@ const INPUTS = {
     source: "api.md, Ids",
     change: "record",
     // A removed `adoptId` must leave the state, or Delete would keep treating the compute as adopted and never delete
-    // it (adopt.ts).
+    // it (plan.ts, keptOnDelete).
     removalIsChange: true,
     description:
       "Adopt an existing compute by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.",
@@ -287,7 +176,7 @@ const INPUTS = {
     change: "record",
     internal: true,
     description:
-      "Identifies this resource's compute on the service (set by the Compute class): its names carry it (owner.ts).",
+      "Identifies this resource's compute on the service (set by the Compute class): its names carry it (owner-tag.ts).",
   },
 } satisfies Record<string, InputRow>;
 
@@ -301,7 +190,7 @@ export const COMPUTE = {
   outputs: {
     endpointId: reported("id", "The compute's id (`ep-...`)."),
     projectId: reported("project_id", INPUTS.projectId.description),
-    branchId: reported("branch_id", INPUTS.branchId.description),
+    branchId: echoed(INPUTS.branchId, {}),
     regionId: reported("region_id", "Region of the compute (the project's)."),
     type: reported("type", "`read_write` (primary) or `read_only` (read replica).", { enum: COMPUTE_TYPE }),
     autoscalingLimitMinCu: reported("autoscaling_limit_min_cu", "Minimum size in CU.", { schema: NUMBER }),
@@ -311,23 +200,12 @@ export const COMPUTE = {
       "Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never).",
       { schema: INTEGER },
     ),
-    pgSettings: reported("settings.pg_settings", INPUTS.pgSettings.description, { schema: STRING_MAP }),
-    preloadLibraries: reported("settings.preload_libraries", PRELOAD_LIBRARIES_TEXT, {
-      ...MAYBE,
-      schema: OBJECT,
-      object: PRELOAD_LIBRARIES,
-    }),
-    poolerEnabled: reported("pooler_enabled", POOLER_ENABLED, {
-      ...MAYBE,
-      schema: BOOLEAN,
-      deprecation: INPUTS.poolerEnabled.deprecation,
-    }),
-    poolerMode: reported("pooler_mode", POOLER_MODE_TEXT, { ...MAYBE, deprecation: INPUTS.poolerMode.deprecation }),
-    disabled: reported("disabled", INPUTS.disabled.description, { ...MAYBE, schema: BOOLEAN }),
-    passwordlessAccess: reported("passwordless_access", INPUTS.passwordlessAccess.description, {
-      ...MAYBE,
-      schema: BOOLEAN,
-    }),
+    pgSettings: echoed(INPUTS.pgSettings, {}),
+    preloadLibraries: echoed(INPUTS.preloadLibraries, { ...MAYBE, object: PRELOAD_LIBRARIES }),
+    poolerEnabled: echoed(INPUTS.poolerEnabled, { ...MAYBE, deprecation: INPUTS.poolerEnabled.deprecation }),
+    poolerMode: echoed(INPUTS.poolerMode, { ...MAYBE, deprecation: INPUTS.poolerMode.deprecation }),
+    disabled: echoed(INPUTS.disabled),
+    passwordlessAccess: echoed(INPUTS.passwordlessAccess),
     provisioner: reported(
       "provisioner",
       "`k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).",
@@ -369,5 +247,5 @@ export const COMPUTE = {
         "Identifies this resource's compute on the service: its name is `pulumi-<ownerTag>` when `name` is not set, so a compute created by an interrupted run is recognised by the next one.",
     },
   },
-  crossChecks: [checkSizePair, checkAlwaysActive],
+  crossChecks: SIZE_CHECKS,
 } satisfies Declaration;

@@ -1,25 +1,35 @@
 /**
- * Compute's provider implementation, loaded by the serialized provider at call time (resource.ts), so
- * that resources already in state run the installed version of this code.
+ * Compute's provider implementation, loaded by the serialized provider at call time (resource.ts), so that resources
+ * already in state run the installed version of this code (0.2.0's state loads it through provider/compute-impl.ts).
+ * The native plugin serves the same functions (native/resources.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { adoptCompute, adoptedReplaceWarning, adoptionWarnings, keptOnDelete, refusesAdoptedReplace } from "./adopt";
-import { createCompute } from "./create";
+import { adoptCompute, createCompute, MoveNotMade, readCompute, updateCompute } from "./changes";
 import { COMPUTE } from "./declaration";
-import { computeOf, createTarget, explainNotFound, updateTarget } from "./missing";
-import { ApiEndpoint, declaredOf, inputsFromOutputs, outputsAfter, toOutputs } from "./outputs";
-import { noteHeld, noteSeen } from "./owner";
-import { connectionWarning, keepOldSpelling, planComputeChange } from "./plan";
-import { MoveNotMade, updateCompute } from "./update";
-import { checkInputs, Declaration } from "../shared/declaration";
-import { stableJson } from "../shared/stable-json";
+import { declaredOf, inputsFromOutputs, outputsAfter, toOutputs } from "./outputs";
+import { noteHeld, noteSeen } from "./owner-tag";
+import {
+  adoptedReplaceWarning,
+  adoptionWarnings,
+  computeOf,
+  connectionWarning,
+  deprecationWarnings,
+  keepOldSpelling,
+  keptOnDelete,
+  planComputeChange,
+  refusesAdoptedReplace,
+} from "./plan";
+import { createTarget, deleteRefused, explainNotFound, updateTarget } from "./refusal";
+import { addressOf } from "../shared/branch-objects";
+import { checkInputs } from "../shared/declaration";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { warn } from "../shared/diagnostics";
-import { errorKind, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
+import { errorKind, OUTCOME_UNKNOWN } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { deleteUnlessGone, projectAnswers, readOrGone, recordedAsItIs } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+import { stableJson } from "../shared/stable-json";
 
 type Props = Record<string, unknown>;
 
@@ -47,19 +57,6 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   return { inputs, failures };
 }
 
-/** Deprecated inputs in use, the rows with a `deprecation` (api.md, Pooler fields: removal scheduled for 2026-06-20). */
-function deprecationWarnings(news: Props): string[] {
-  const { inputs }: Declaration = COMPUTE;
-  const used = Object.keys(inputs).filter((p) => inputs[p].deprecation && news[p] !== undefined);
-  if (used.length === 0) return [];
-  return [
-    `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +
-      `deprecated: Neon is removing the pooler settings from its API (scheduled for 2026-06-20), and a service ` +
-      `without them may refuse them; pooling is always on through the pooled host (the poolerHost output). Remove ` +
-      `${used.length > 1 ? "them" : "it"} from the program.`,
-  ];
-}
-
 /**
  * Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop, and when
  * a replaced compute is an adopted one (Delete leaves it). A replacement that would adopt the same compute again is
@@ -79,15 +76,10 @@ export async function diff(id: string, olds: Props, news: Props): Promise<DiffAn
 }
 
 /** What a refusal's advice depends on: the compute's project and branch (from the inputs, or the state). */
-const inInputsProject = (inputs: Props): Situation => ({
-  op: "compute",
-  projectId: String(inputs.projectId),
-  branchId: String(inputs.branchId),
-});
+const inInputsProject = (inputs: Props): Situation => ({ op: "compute", ...addressOf(inputs) });
 const inStateProject = (_id: string, props: Props, ..._news: unknown[]): Situation => ({
   op: "compute",
-  projectId: String(props.projectId),
-  branchId: String(props.branchId),
+  ...addressOf(props),
 });
 
 export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
@@ -103,8 +95,7 @@ export const create = withHints(inInputsProject, async (inputs: Props): Promise<
 export const read = withHints(inStateProject, (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
   readOrGone(
     async () => {
-      const endpoint = (await client().endpoints.get(String(props.projectId), id)) as ApiEndpoint;
-      const outs = toOutputs(endpoint, props);
+      const outs = toOutputs(await readCompute(String(props.projectId), id), props);
       return { id, props: outs, inputs: inputsFromOutputs(outs) };
     },
     () => projectAnswers(computeOf(id, props)),
@@ -122,7 +113,6 @@ export const update = withHints(
       // A restart that did not happen records the old triggers, or the next `up` would see no change.
       const plan = planComputeChange(olds, news);
       const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
-      if (error instanceof MoveNotMade) throw movedNothing(id, error, recorded);
       throw await withCurrentState(String(olds.projectId), id, recorded, error);
     }
   },
@@ -131,7 +121,7 @@ export const update = withHints(
 /**
  * Deletes and waits; a compute already gone is fine once its project answers (shared/lifecycle.ts). A delete whose
  * outcome is unknown is read back by the client (gone → done) and only then sent again. A compute the state's
- * `adoptId` names is left on the service, with a warning (adopt.ts: a replacement may hold it now).
+ * `adoptId` names is left on the service, with a warning (plan.ts: a replacement may hold it now).
  */
 export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
@@ -150,33 +140,19 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
 });
 
 /**
- * The service refused the delete (it refuses for a compute of a protected branch: api.md, Delete). Says how to let go
- * of the compute without deleting it.
- */
-function deleteRefused(id: string, props: Props, error: unknown): string {
-  return (
-    `Neon refused to delete compute ${id} (${(error as Error).message}). Computes of a protected branch cannot be ` +
-    `deleted: unprotect branch ${String(props.branchId)} first, or, to keep the compute and only stop managing it, ` +
-    `give the resource the option retainOnDelete: true, run pulumi up, then remove it from the program.`
-  );
-}
-
-/**
- * The service applied an update but ignored its move: the state records the compute as it is (the applied sizes, the
- * old branch), so the next `up` asks only for the move again, and warns of no restart that already happened.
- */
-function movedNothing(id: string, error: MoveNotMade, news: Props): ResourceInitError {
-  const outputs = toOutputs(error.endpoint, { ...news, declared: declaredOf(news) });
-  return new ResourceInitError(id, outputs, error, news, error.message); // ready: only its move was not made
-}
-
-/**
- * After a failed update whose outcome is unknown, report the compute as it now is, so the engine's state
- * matches the service and the next `up` sends exactly what is still missing.
+ * After a failed update, report the compute as it now is, so that the engine's state matches the service and the next
+ * `up` sends exactly what is still missing: after an outcome that is unknown, as read now; after a move the service
+ * answered without making, as that answer left it (the applied sizes, the old branch), so the next `up` asks only for
+ * the move again and warns of no restart that already happened (the compute is ready: only its move was not made).
  */
 async function withCurrentState(projectId: string, id: string, news: Props, error: unknown): Promise<unknown> {
+  const recorded = { ...news, declared: declaredOf(news) };
+  if (error instanceof MoveNotMade) {
+    return recordedAsItIs(id, news, error, {
+      read: async () => toOutputs(error.endpoint, recorded),
+      message: error.message,
+    });
+  }
   if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
-  const read = async () =>
-    toOutputs((await client().endpoints.get(projectId, id)) as ApiEndpoint, { ...news, declared: declaredOf(news) });
-  return recordedAsItIs(id, news, error, { read });
+  return recordedAsItIs(id, news, error, { read: async () => toOutputs(await readCompute(projectId, id), recorded) });
 }

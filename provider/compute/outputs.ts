@@ -6,8 +6,8 @@
  */
 import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../client";
 import { COMPUTE } from "./declaration";
-import { Overrides, planComputeChange } from "./plan";
-import { maxConnectionsFor } from "./sizes";
+import { computeLabel, Overrides, planComputeChange } from "./plan";
+import { maxConnectionsFor } from "./values";
 import { apiBody, Declaration, outputsFrom, recordedOutputs as recordedWith } from "../shared/declaration";
 import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { warn } from "../shared/diagnostics";
@@ -99,11 +99,11 @@ export function outputsAfter(endpoint: ApiEndpoint, news: Props, asked: string[]
 }
 
 function overrideMessage(id: string, news: Props, property: string, service: unknown): string {
-  const label = news.resourceName ? `Compute "${String(news.resourceName)}" (${id})` : `Compute ${id}`;
   const value = typeof service === "number" || typeof service === "boolean" ? ` at ${String(service)}` : "";
   return (
-    `${label}: the service kept ${property}${value} instead of the value the program asks for (the account's plan ` +
-    `may not allow it). This is recorded: the next up will not ask again unless the program's value changes.`
+    `${computeLabel(id, news)}: the service kept ${property}${value} instead of the value the program asks for (the ` +
+    `account's plan may not allow it). This is recorded: the next up will not ask again unless the program's value ` +
+    `changes.`
   );
 }
 
@@ -133,4 +133,12 @@ export function inputsFromOutputs(outputs: Props): Props {
   const inputs: Props = {};
   for (const name of declaredIn(outputs) ?? all) if (outputs[name] !== undefined) inputs[name] = outputs[name];
   return inputs;
+}
+
+/**
+ * Outputs for a compute that exists but could not be read: the inputs with the service's defaults filled in, never
+ * different from `inputs` in what replaces (a missing `type` would read as a change of type, and replace the compute).
+ */
+export function unreadOutputs(id: string, inputs: Props): Props {
+  return { ...inputs, type: inputs.type ?? "read_write", endpointId: id };
 }

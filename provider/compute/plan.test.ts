@@ -1,6 +1,11 @@
-import { unreadOutputs } from "./create";
-import { ApiEndpoint, outputsAfter } from "./outputs";
-import { connectionWarning, keepOldSpelling, planComputeChange } from "./plan";
+import {
+  adoptedReplaceWarning,
+  adoptionWarnings,
+  connectionWarning,
+  keepOldSpelling,
+  keptOnDelete,
+  planComputeChange,
+} from "./plan";
 import { UNKNOWN } from "../shared/unknown";
 
 /** Old outputs as the service reported them after a create that set only project and branch. */
@@ -196,43 +201,73 @@ describe("keepOldSpelling (the inputs Check records)", () => {
   });
 });
 
-describe("unreadOutputs", () => {
-  it.each([
-    [{ projectId: "p-1", branchId: "br-main" }],
-    [{ projectId: "p-1", branchId: "br-main", type: "read_only", autoscalingLimitMinCu: 1 }],
-  ])("never plans a replacement of a compute that failed to start and could not be read (%o)", (inputs) => {
-    const plan = planComputeChange(unreadOutputs("ep-x", inputs), inputs);
-    expect(plan.replaces).toEqual([]);
+/** A resource that adopts ep-old-1 (its state, once created, records the same). */
+const adopting = {
+  projectId: "p-1",
+  branchId: "br-1",
+  adoptId: "ep-old-1",
+  resourceName: "reader",
+  ownerTag: "0123456789ab",
+};
+const adopted = { ...adopting, type: "read_only", name: "legacy-reader" };
+
+describe("adoptionWarnings (Check)", () => {
+  it("for a create or a replacement (no olds): what adopting does, and that a re-adoption leaves the old resource's compute", () => {
+    const [text] = adoptionWarnings({}, adopting);
+    expect(text).toContain('Compute "reader" adopts ep-old-1: ');
+    expect(text).toContain("it adopts it again, and the replaced resource leaves it on the service");
+  });
+
+  it("while adoptId stays: remove it; until then Pulumi never deletes that compute", () => {
+    expect(adoptionWarnings(adopting, adopting)).toEqual([
+      expect.stringContaining("adoptId only acts on the first up; remove it from the program"),
+    ]);
+    expect(adoptionWarnings(adopting, adopting)[0]).toContain("Pulumi never deletes compute ep-old-1");
+  });
+
+  it("a new adoptId on a resource that has its compute adopts nothing now", () => {
+    const [text] = adoptionWarnings({ projectId: "p-1", branchId: "br-1" }, adopting);
+    expect(text).toContain("ep-old-1 is recorded but not adopted now");
+    const [removed] = adoptionWarnings(adopting, { ...adopting, adoptId: undefined });
+    expect(removed).toContain("adoptId ep-old-1 is removed; the up records that and sends nothing");
+    expect(removed).toContain("Remove it in an up of its own");
+    expect(adoptionWarnings({ projectId: "p-1" }, { projectId: "p-1" })).toEqual([]);
   });
 });
 
-const endpoint = {
-  id: "ep-cool-darkness-123456",
-  host: "ep-cool-darkness-123456.us-east-2.aws.neon.tech",
-  project_id: "p-1",
-  branch_id: "br-main",
-  region_id: "aws-us-east-2",
-  type: "read_write",
-  autoscaling_limit_min_cu: 1,
-  autoscaling_limit_max_cu: 1,
-  suspend_timeout_seconds: 0,
-  current_state: "active",
-} as unknown as ApiEndpoint;
-
-describe("outputsAfter", () => {
-  let stderr: jest.SpyInstance;
-  beforeEach(() => (stderr = jest.spyOn(process.stderr, "write").mockImplementation(() => true)));
-  afterEach(() => stderr.mockRestore());
-
-  it("records a value the service answered otherwise than asked, once, with a warning", () => {
-    const outputs = outputsAfter(endpoint, { suspendTimeoutSeconds: 600 }, ["suspendTimeoutSeconds"]);
-    expect(outputs.overridden).toEqual({ suspendTimeoutSeconds: { requested: 600, service: 0 } });
-    expect(stderr).toHaveBeenCalledTimes(1);
+describe("keptOnDelete (Delete)", () => {
+  it("keeps a compute the state's adoptId names, saying why and how to delete it", () => {
+    const text = keptOnDelete("ep-old-1", adopted);
+    expect(text).toMatch(/^Compute "reader" \(ep-old-1\) was not deleted: it was adopted/);
+    expect(text).toContain("If a replacement with adoptId took it in this up, it is managed as before");
+    expect(text).toContain("ep-old-1 is no longer managed: delete it in the Neon console");
   });
 
-  it("records no override for a value the answer does not report (nothing undefined reaches the state)", () => {
-    const outputs = outputsAfter(endpoint, { name: "db" }, ["name"]);
-    expect(outputs).not.toHaveProperty("overridden");
-    expect(stderr).not.toHaveBeenCalled();
+  it("deletes a compute whose state records no adoptId, or another id", () => {
+    expect(keptOnDelete("ep-old-1", { ...adopted, adoptId: undefined })).toBeUndefined();
+    expect(keptOnDelete("ep-new-2", adopted)).toBeUndefined();
+  });
+});
+
+describe("adoptedReplaceWarning (Diff)", () => {
+  const olds = { ...adopted, endpointId: "ep-old-1" };
+  it("a replacing change while adoptId names the compute cannot be made: says to remove adoptId first", () => {
+    const changed = { ...adopted, type: "read_write" };
+    const text = adoptedReplaceWarning("ep-old-1", olds, changed, planComputeChange(olds, changed));
+    expect(text).toContain("cannot be replaced (type changed) while adoptId names it");
+  });
+
+  it("a replacing change with adoptId removed: a new compute, and the adopted one stays", () => {
+    const changed = { ...adopted, type: "read_write", adoptId: undefined };
+    const text = adoptedReplaceWarning("ep-old-1", olds, changed, planComputeChange(olds, changed));
+    expect(text).toContain("is replaced (type changed) by a new compute, and ep-old-1 stays on the service");
+  });
+
+  it("says nothing for an update, or for a compute that was not adopted", () => {
+    const resized = { ...adopted, autoscalingLimitMinCu: 1, autoscalingLimitMaxCu: 1 };
+    expect(adoptedReplaceWarning("ep-old-1", olds, resized, planComputeChange(olds, resized))).toBeUndefined();
+    const created = { ...olds, adoptId: undefined };
+    const changed = { ...adopted, type: "read_write", adoptId: undefined };
+    expect(adoptedReplaceWarning("ep-old-1", created, changed, planComputeChange(created, changed))).toBeUndefined();
   });
 });

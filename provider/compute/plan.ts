@@ -1,15 +1,20 @@
 /**
- * What a change does to a compute, from its declaration (declaration.ts) and Compute's hooks: pure (no API call, no
- * credentials), so preview stays fast, offline and truthful.
+ * What a change does to a compute, from its declaration (declaration.ts) and Compute's hooks, and what the preview says
+ * of it: pure (no API call, no credentials), so preview stays fast, offline and truthful.
  *
  * New inputs are compared with the OLD OUTPUTS (what the service reported), with the service's defaults
  * understood, so that a second `up` right after the first changes nothing (the peers' permanent diffs,
  * #179 and #83): a property the user left out never diffs, 0 and 300 are the same autosuspend delay (the row's
  * `same`), and a value the service overrode (recorded in `overridden`) is not asked for again.
+ *
+ * What the preview says: the warnings of a change that drops connections, of deprecated inputs and of adoption (with
+ * how adoption's messages speak of a compute: shared/adoption.ts), and how every message names a compute.
  */
 import { COMPUTE } from "./declaration";
-import { SIZES } from "./sizes";
+import { SIZES } from "./values";
+import * as adoption from "../shared/adoption";
 import { Declaration, planChange, sameValue } from "../shared/declaration";
+import type { ProjectObject } from "../shared/lifecycle";
 import { isUnknown } from "../shared/unknown";
 
 type Props = Record<string, unknown>;
@@ -127,7 +132,7 @@ export function keepOldSpelling(olds: Props, news: Props): Props {
  */
 export function connectionWarning(id: string, olds: Props, news: Props, plan: ComputePlan): string | undefined {
   if (plan.replaces.length > 0) return undefined;
-  const label = olds.resourceName ? `Compute "${String(olds.resourceName)}" (${id})` : `Compute ${id}`;
+  const label = computeLabel(id, olds);
   const shown = (p: string) =>
     typeof olds[p] === "number" && typeof news[p] === "number" ? `${p} ${olds[p]} -> ${news[p]}` : p;
   const drops = plan.drops.map((p) => (isUnknown(news[p]) ? `${p} (known after apply)` : shown(p)));
@@ -146,4 +151,74 @@ export function connectionWarning(id: string, olds: Props, news: Props, plan: Co
   if (plan.mayDrop.length === 0) return undefined;
   const why = plan.mayDrop.map((p) => DECLARED.inputs[p].because).join("; ");
   return `${label} may restart if it is running: ${plan.mayDrop.join(", ")} changes (${why}); its open connections may drop.`;
+}
+
+/** How messages name the compute `id`: by its resource's name (its `resourceName`) when known. */
+export function computeLabel(id: string, props: { resourceName?: unknown }): string {
+  return props.resourceName ? `Compute "${String(props.resourceName)}" (${id})` : `Compute ${id}`;
+}
+
+/** How the lifecycle's messages name the compute `id` (shared/lifecycle.ts), from its state (or an update's target). */
+export function computeOf(id: string, props: { projectId?: unknown; resourceName?: unknown }): ProjectObject {
+  return { kind: "compute", label: computeLabel(id, props), projectId: String(props.projectId), docs: COMPUTE.docs };
+}
+
+/** Deprecated inputs in use, the rows with a `deprecation` (api.md, Pooler fields: removal scheduled for 2026-06-20). */
+export function deprecationWarnings(news: Props): string[] {
+  const used = Object.keys(DECLARED.inputs).filter((p) => DECLARED.inputs[p].deprecation && news[p] !== undefined);
+  if (used.length === 0) return [];
+  return [
+    `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +
+      `deprecated: Neon is removing the pooler settings from its API (scheduled for 2026-06-20), and a service ` +
+      `without them may refuse them; pooling is always on through the pooled host (the poolerHost output). Remove ` +
+      `${used.length > 1 ? "them" : "it"} from the program.`,
+  ];
+}
+
+/**
+ * Adoption by id (`adoptId`; shared/adoption.ts, Branch's too): how its messages speak of a compute. Pulumi never
+ * deletes a compute that the state's `adoptId` names, and a replacement (by the diff) of an adopted compute that
+ * `adoptId` still names is refused at preview (its create would adopt it again, and refuse).
+ */
+export const ADOPTABLE: adoption.Adoptable = {
+  type: "Compute",
+  kind: "compute",
+  adopting: (news) =>
+    `where its sizes, branch, provisioner or Postgres settings differ from the program's, adopting PATCHes them, ` +
+    `and a running compute restarts (its open connections drop)` +
+    (news.name === undefined ? `; it is renamed pulumi-${String(news.ownerTag)}-… (set name to keep another)` : ""),
+};
+
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
+
+/** Why Delete leaves the compute `id` on the service, or undefined to delete it (shared/adoption.ts). */
+export const keptOnDelete = (id: string, props: Props): string | undefined =>
+  adoption.keptAdopted(ADOPTABLE, id, computeLabel(id, props), props);
+
+/**
+ * The preview's warning for a replacement (by the diff) of an adopted compute: the original is not deleted, and while
+ * `adoptId` still names it the replacement cannot be made (adoption refuses what cannot change in place).
+ */
+export function adoptedReplaceWarning(id: string, olds: Props, news: Props, plan: ComputePlan): string | undefined {
+  if (plan.replaces.length === 0 || olds.adoptId !== id) return undefined;
+  const changed = plan.replaces.join(", ");
+  if (news.adoptId === id) {
+    return (
+      `${computeLabel(id, olds)} cannot be replaced (${changed} changed) while adoptId names it: the replacement ` +
+      `would adopt it again, and adopting refuses what cannot change in place. Remove adoptId and run pulumi up first ` +
+      `(it sends nothing); then this change makes a new compute and deletes ${id}.`
+    );
+  }
+  return (
+    `${computeLabel(id, olds)} is replaced (${changed} changed) by a new compute, and ${id} stays on the service: ` +
+    `its state still records adoptId, so Pulumi does not delete it. Delete it in the Neon console afterwards, or ` +
+    `remove adoptId in an up of its own before this change.`
+  );
+}
+
+/** A replacement (by the diff) of an adopted compute that `adoptId` still names: adoption would refuse it. */
+export function refusesAdoptedReplace(id: string, olds: Props, news: Props, plan: ComputePlan): boolean {
+  return plan.replaces.length > 0 && olds.adoptId === id && news.adoptId === id;
 }

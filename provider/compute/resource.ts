@@ -176,8 +176,8 @@ export class Compute extends pulumi.dynamic.Resource {
 /**
  * The resource's options with `deleteBeforeReplace` on unless the program sets it: a replacement deletes the old
  * compute before it creates the new one, because a create refuses computes named for the resource that it cannot
- * tell from a forgotten one (owner.ts, strays), and `pulumi up --replace` tells it nothing of the old one. A replaced
- * compute gets a new host anyway, so its clients reconnect either way.
+ * tell from a forgotten one (owner-tag.ts, strays), and `pulumi up --replace` tells it nothing of the old one. A
+ * replaced compute gets a new host anyway, so its clients reconnect either way.
  */
 function deletingFirst(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
   return { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };

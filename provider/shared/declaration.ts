@@ -313,3 +313,21 @@ export function recordedOutputs(olds: Props, news: Props, carried: readonly stri
   }
   return outputs;
 }
+
+/** The property types the declarations spell most. */
+export const STRING: SchemaType = { type: "string" };
+export const NUMBER: SchemaType = { type: "number" };
+export const INTEGER: SchemaType = { type: "integer" };
+export const BOOLEAN: SchemaType = { type: "boolean" };
+export const OBJECT: SchemaType = { type: "object" };
+export const STRING_MAP: SchemaType = { type: "object", additionalProperties: { type: "string" } };
+export const STRING_LIST: SchemaType = { type: "array", items: { type: "string" } };
+export const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
+
+/** An output read from the record's `api` field: a string, unless `more` says otherwise. */
+export const reported = (api: string, description: string, more: Partial<OutputRow> = {}): OutputRow => ({
+  schema: STRING,
+  api,
+  description,
+  ...more,
+});

@@ -299,7 +299,7 @@ export class Transcript {
         .replace(/ep-[a-z]+-[a-z]+-\d+/g, (id) => this.label(id, "ep"))
         .replace(/api_keys\/(\d+)/g, (_, id: string) => `api_keys/${this.label(id, "key")}`)
         .replace(/request ID: [0-9a-f-]+/g, "request ID: <id>")
-        // A compute's name (compute/owner.ts): its owner tag hashes the stack's names, which differ between the two
+        // A compute's name (compute/owner-tag.ts): its owner tag hashes the stack's names, which differ between the two
         // engines' stacks, then a random part.
         .replace(/\bpulumi-[0-9a-f]{12}-[0-9a-f]{8}\b/g, "pulumi-{tag}-{mark}")
     );

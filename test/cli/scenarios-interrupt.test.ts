@@ -19,7 +19,7 @@
  *   engine code of v3.248.0 reads a pending import, so the next `up` creates again.
  * - The provider never takes the interrupted attempt's compute, nor makes a second beside it (docs/faults.md,
  *   "Computes: names, lost responses and interruptions"): the next `up`'s create is refused before anything is sent,
- *   naming it (`pulumi-<ownerTag>-<8 hex>`) with the ways on (provider/compute/owner.ts), as after two Ctrl-Cs and
+ *   naming it (`pulumi-<ownerTag>-<8 hex>`) with the ways on (provider/compute/owner-tag.ts), as after two Ctrl-Cs and
  *   after `pulumi state delete` of the compute. `adoptId` (here from the stack's config) keeps it; deleting it lets the
  *   next `up` create one.
  */

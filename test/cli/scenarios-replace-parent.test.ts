@@ -4,7 +4,7 @@
  * the old one (steps create and delete, no replacement: `deleteBeforeReplace` does not reach that pair). The create
  * meets the old compute, named for the resource and held by no state the provider can see, and is refused before
  * anything is sent, replica or primary alike, with the advice to add an alias to the old place, which keeps the
- * compute as it is (provider/compute/owner.ts). Each scenario runs on the real CLI (asserted), then on the model
+ * compute as it is (provider/compute/owner-tag.ts). Each scenario runs on the real CLI (asserted), then on the model
  * (`LocalStack`), whose transcript must equal the CLI's.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.stop());
 
-/** The advice for a move under a new parent (provider/compute/owner.ts). */
+/** The advice for a move under a new parent (provider/compute/owner-tag.ts). */
 const ALIAS_ADVICE = "if you moved this resource under a new parent, give it an alias to its old place";
 
 describe("a compute moved under a ComponentResource without an alias, through the real CLI", () => {

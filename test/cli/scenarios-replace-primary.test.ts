@@ -3,7 +3,7 @@
  * the real Pulumi CLI. A branch holds one primary; the Compute class's default `deleteBeforeReplace` deletes the old
  * one first, so `--replace` and a changed `replacementTrigger` are clean. A program that sets `deleteBeforeReplace:
  * false` is refused, nothing lost: `--replace` (no old inputs reach the provider) before anything is sent, naming the
- * compute (provider/compute/owner.ts); a new trigger (its Check gets the old inputs) by the branch's 409, explained.
+ * compute (provider/compute/owner-tag.ts); a new trigger (its Check gets the old inputs) by the branch's 409, explained.
  * Each scenario runs on the real CLI, then on the model (`LocalStack`), whose transcript must equal the CLI's. A move
  * under a new parent: scenarios-replace-parent.test.ts.
  */

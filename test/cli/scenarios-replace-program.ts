@@ -101,7 +101,7 @@ export function expectConflictNamed(message: string | undefined, branch: string,
 
 /**
  * A refused create of a second primary: its POST (409), the read naming the primary; nothing deleted or lost. A create
- * whose Check got no old inputs (`--replace`, a new URN) lists the branch first (provider/compute/owner.ts):
+ * whose Check got no old inputs (`--replace`, a new URN) lists the branch first (provider/compute/owner-tag.ts):
  * `listedFirst`.
  */
 export async function expectNothingLost(
@@ -120,7 +120,7 @@ export async function expectNothingLost(
 
 /**
  * A create refused before anything was sent: the branch was listed, a compute named for the resource that no state is
- * known to hold was found (provider/compute/owner.ts), and the message names `old`; nothing deleted or lost.
+ * known to hold was found (provider/compute/owner-tag.ts), and the message names `old`; nothing deleted or lost.
  */
 export async function expectRefusedBeforeSending(
   world: CliWorld,

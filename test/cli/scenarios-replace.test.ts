@@ -2,7 +2,7 @@
  * Replacements of a read replica that the engine decides without asking the provider's diff, through the real Pulumi
  * CLI: `pulumi up --replace` and a changed `replacementTrigger` (a move under a new parent:
  * scenarios-replace-parent.test.ts). The Compute class's default `deleteBeforeReplace` deletes the old compute first,
- * so the create meets no compute named for the resource (provider/compute/owner.ts). Each
+ * so the create meets no compute named for the resource (provider/compute/owner-tag.ts). Each
  * runs on the real CLI (asserted: steps, requests in order, what the service and the state hold, warnings, and the
  * no-change check after every `up`), then the same program on the model of the engine (`LocalStack`), whose
  * transcript must equal the CLI's. The primary's: scenarios-replace-primary.

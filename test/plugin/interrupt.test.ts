@@ -3,7 +3,7 @@
  * the state keeps a pending create, and the next `up` warns of it and creates again. The compute the interrupted
  * attempt made cannot be proven to be that attempt's (a twin stack's looks the same), so it is never taken, and no
  * second compute is made beside it: the next `up` is refused before anything is sent, naming it with the ways to keep
- * it (adoptId) or delete it (provider/compute/owner.ts), for a replica and a primary alike. Nothing held is lost.
+ * it (adoptId) or delete it (provider/compute/owner-tag.ts), for a replica and a primary alike. Nothing held is lost.
  */
 import { Compute } from "../../provider";
 import { LocalStack } from "../../testing";

@@ -4,7 +4,7 @@
  * deletes the old compute, then creates the new one, for a replica and a primary alike. A create that meets a compute
  * named for the resource that no state is known to hold (a move under a new parent without an alias, a replacement
  * whose program turned the option off) is refused before anything is sent, naming it, and loses nothing
- * (provider/compute/owner.ts); a primary whose state is known gets the branch's 409 explained.
+ * (provider/compute/owner-tag.ts); a primary whose state is known gets the branch's 409 explained.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Compute, ComputeArgs } from "../../provider";

@@ -3,7 +3,7 @@
  * stack copied to a new organisation), running the same program against one Neon project. Their resources have the
  * same URNs, so the same owner tag; neither may take, delete or revoke what the other made, not even after a lost
  * response or during a replacement. A compute named for a resource that the stack's state does not hold is refused
- * before anything is sent (it may be this twin's, or one an interrupted up left: provider/compute/owner.ts), so the
+ * before anything is sent (it may be this twin's, or one an interrupted up left: provider/compute/owner-tag.ts), so the
  * second twin renames its resource, as the refusal says.
  */
 import { ApiKey, Compute } from "../../provider";

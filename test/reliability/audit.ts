@@ -3,7 +3,7 @@
  *
  * - computes: every compute in state exists, with the declared branch, type and sizes, and state says the same; a
  *   compute of the projects outside state (the fixture's own apart) is a reported stray when the user was told of it
- *   (compute/owner.ts), else a duplicate (a second copy of a declared compute) or an orphan;
+ *   (compute/owner-tag.ts), else a duplicate (a second copy of a declared compute) or an orphan;
  * - keys: every key in state is listed and answers 200 with its secret (else it is lost); a key of the run's names
  *   outside state is a reported stray when a warning of the command that made it named its id, else an orphan key
  *   (a key nobody holds and nobody was told of);

@@ -135,7 +135,7 @@ async function strayOfPendingCreate(rig: Rig, problems: string[]): Promise<{ id:
 }
 
 /**
- * The next `up` is refused before anything is sent, naming the stray and the ways to keep or delete it (owner.ts);
+ * The next `up` is refused before anything is sent, naming the stray and the ways to keep or delete it (owner-tag.ts);
  * once the user deletes it, as the message says they may, the next `up` converges with no stray left.
  */
 async function afterKilledCreate(rig: Rig, declared: DeclaredWorld, urn: string, tag: string) {

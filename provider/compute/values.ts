@@ -1,0 +1,202 @@
+/**
+ * The values a compute's properties take, as data that Check, schema.json, the docs and the tests read from one place:
+ * the named types (ComputeType, PoolerMode, Provisioner, PreloadLibraries), the documented sizes with their rules
+ * (one size, the pair, and the always-active computes above 16 CU) and max_connections, and the autosuspend delay.
+ * The peers hard-coded "max 10 CU" and lagged behind the service (#157); the sizes follow the documented list (api.md)
+ * and this is the one place to update when the service grows.
+ */
+import { BOOLEAN, EnumType, InputRow, INTEGER, NUMBER, ObjectType, STRING_LIST } from "../shared/declaration";
+import { isUnknown } from "../shared/unknown";
+import { CheckFailure, describe, isBoolean, isStringList, Validator } from "../shared/validators";
+
+type Props = Record<string, unknown>;
+
+export const COMPUTE_TYPE: EnumType = {
+  token: "neon:index:ComputeType",
+  description: "The kind of compute.",
+  values: [
+    { value: "read_write", description: "Primary: reads and writes; one per branch." },
+    { value: "read_only", description: "Read replica." },
+  ],
+};
+
+export const POOLER_MODE: EnumType = {
+  token: "neon:index:PoolerMode",
+  description: "Connection pooling mode.",
+  values: [{ value: "transaction", description: "Transaction pooling." }],
+};
+
+export const PROVISIONER: EnumType = {
+  token: "neon:index:Provisioner",
+  description: "How the compute is provisioned.",
+  values: [
+    { value: "k8s-pod", description: "Fixed-size pods." },
+    { value: "k8s-neonvm", description: "Virtual machines; needed for autoscaling." },
+    { value: "serverless-platform", description: "Listed by Neon's OpenAPI document (Provisioner)." },
+  ],
+};
+
+/** OpenAPI, PreloadLibraries (EndpointSettingsData.preload_libraries): both fields optional. */
+export const PRELOAD_LIBRARIES: ObjectType = {
+  token: "neon:index:PreloadLibraries",
+  description:
+    "The shared libraries to preload into the compute (Postgres's shared_preload_libraries; OpenAPI, PreloadLibraries).",
+  fields: {
+    useDefaults: {
+      api: "use_defaults",
+      schema: BOOLEAN,
+      rules: [isBoolean],
+      description: "Whether Neon's default libraries are preloaded.",
+    },
+    enabledLibraries: {
+      api: "enabled_libraries",
+      schema: STRING_LIST,
+      rules: [isStringList],
+      description:
+        "The libraries to preload, by name (Neon's available_preload_libraries lists those of the project's Postgres version).",
+    },
+  },
+};
+
+/** The autosuspend delay (api.md). */
+const isSuspendTimeout: Validator = (v) =>
+  Number.isInteger(v) && (v === -1 || v === 0 || ((v as number) >= 60 && (v as number) <= 604800))
+    ? undefined
+    : `must be -1 (never suspend), 0 (the default, 300 s) or a whole number of seconds from 60 to 604800 (7 days); got ${describe(v)}`;
+
+/** 0 means "the default", which is 300 seconds: both spellings are the same setting (api.md). */
+const sameSuspendTimeout = (a: unknown, b: unknown): boolean => (a === 0 ? 300 : a) === (b === 0 ? 300 : b);
+
+/** Every documented size in CU: 0.25, 0.5, each integer 1..16, each even integer 18..56. */
+export const ALLOWED_SIZES: readonly number[] = [
+  0.25,
+  0.5,
+  ...Array.from({ length: 16 }, (_, i) => i + 1),
+  ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
+];
+
+/** Autoscaling (min < max) is only possible within this range, and over at most this spread. */
+export const AUTOSCALING_MAX_CU = 16;
+export const AUTOSCALING_MAX_SPREAD_CU = 8;
+
+/** The two sizes: a change of either sends both (the service's merge of a lone size is undocumented: api.md). */
+export const SIZES = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"] as const;
+
+/** `max_connections` by the minimum size (service-spec.md, "Compute sizes"). Sizes above 10 CU keep 4000. */
+const MAX_CONNECTIONS: ReadonlyArray<readonly [number, number]> = [
+  [0.25, 112],
+  [0.5, 225],
+  [1, 450],
+  [2, 901],
+  [3, 1351],
+  [4, 1802],
+  [5, 2253],
+  [6, 2703],
+  [7, 3154],
+  [8, 3604],
+  [9, 4000],
+];
+
+/** The connection limit of a compute, fixed by its minimum size, not by its current size under autoscaling. */
+export function maxConnectionsFor(minCu: number): number {
+  let result = MAX_CONNECTIONS[0][1];
+  for (const [cu, connections] of MAX_CONNECTIONS) if (minCu >= cu) result = connections;
+  return result;
+}
+
+const SIZES_TEXT = "0.25, 0.5, any integer from 1 to 16, or an even integer from 18 to 56";
+
+/** One size (api.md, Sizes). */
+const isSize: Validator = (v) =>
+  typeof v === "number" && ALLOWED_SIZES.includes(v)
+    ? undefined
+    : `must be a compute size in CU (${SIZES_TEXT}); got ${describe(v)}`;
+
+/** Why a size pair is refused, or undefined when the service accepts it. */
+export function sizePairProblem(min: number, max: number): string | undefined {
+  if (min > max) return `the minimum (${min} CU) is larger than the maximum (${max} CU)`;
+  if (min === max) return undefined;
+  if (max > AUTOSCALING_MAX_CU) {
+    return `autoscaling works only up to ${AUTOSCALING_MAX_CU} CU; sizes above that are fixed (set min = max)`;
+  }
+  if (max - min > AUTOSCALING_MAX_SPREAD_CU) {
+    return `max - min may be at most ${AUTOSCALING_MAX_SPREAD_CU} CU (got ${max} - ${min} = ${max - min})`;
+  }
+  return undefined;
+}
+
+/** The sizes are checked as a pair: both or neither, and a pair the service accepts (api.md, Sizes). */
+export function checkSizePair(news: Props): CheckFailure[] {
+  const min = news.autoscalingLimitMinCu;
+  const max = news.autoscalingLimitMaxCu;
+  if (isUnknown(min) || isUnknown(max)) return [];
+  if ((min === undefined) !== (max === undefined)) {
+    const [missing, given] = min === undefined ? [...SIZES] : [SIZES[1], SIZES[0]];
+    return [
+      {
+        property: missing,
+        reason: `must be set with ${given}: the sizes are checked as a pair (set both equal for a fixed size)`,
+      },
+    ];
+  }
+  if (typeof min !== "number" || typeof max !== "number") return [];
+  if (!ALLOWED_SIZES.includes(min) || !ALLOWED_SIZES.includes(max)) return [];
+  const problem = sizePairProblem(min, max);
+  return problem ? [{ property: "autoscalingLimitMaxCu", reason: problem }] : [];
+}
+
+/**
+ * Computes above 16 CU never scale to zero (api.md, Sizes: suspend_timeout_seconds -1). Whether the service refuses
+ * another delay or overrides it is undocumented: refusing it here is right either way.
+ */
+export function checkAlwaysActive(news: Props): CheckFailure[] {
+  const { autoscalingLimitMinCu: min, suspendTimeoutSeconds: suspend } = news;
+  if (typeof min !== "number" || min <= AUTOSCALING_MAX_CU || suspend === undefined || isUnknown(suspend)) return [];
+  if (suspend === -1) return [];
+  return [
+    {
+      property: "suspendTimeoutSeconds",
+      reason: `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active; got ${describe(suspend)}`,
+    },
+  ];
+}
+
+/** What a size is: a change restarts a running compute. */
+const SIZE = {
+  schema: NUMBER,
+  rules: [isSize],
+  source: "api.md, Sizes (values.ts)",
+  change: "update",
+  connections: "drop",
+  because:
+    "a size change restarts a running compute (api.md, Neon docs: changing autoscaling limits requires a restart)",
+} satisfies Omit<InputRow, "description">;
+
+/** The rows of the sizes and the autosuspend delay (declaration.ts spreads them among its inputs, in this order). */
+export const SIZE_INPUTS = {
+  autoscalingLimitMinCu: {
+    ...SIZE,
+    api: "autoscaling_limit_min_cu",
+    description:
+      "Minimum size in CU (0.25, 0.5, 1..16, even 18..56). Changing it restarts a running compute (its connections drop). Fixes `maxConnections`.",
+  },
+  autoscalingLimitMaxCu: {
+    ...SIZE,
+    api: "autoscaling_limit_max_cu",
+    description:
+      "Maximum size in CU (equal to the minimum for a fixed size; autoscaling up to 16 CU, at most 8 CU above the minimum). Changing it restarts a running compute.",
+  },
+  suspendTimeoutSeconds: {
+    schema: INTEGER,
+    api: "suspend_timeout_seconds",
+    rules: [isSuspendTimeout],
+    source: "api.md",
+    change: "update",
+    same: sameSuspendTimeout,
+    description:
+      "Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800. Changes need no restart.",
+  },
+} satisfies Record<string, InputRow>;
+
+/** Check's rules over the sizes and the autosuspend delay together. */
+export const SIZE_CHECKS = [checkSizePair, checkAlwaysActive];
