@@ -7,8 +7,8 @@
  *   back if the create fails.
  * - A create whose response was lost (kind `ambiguous`) is settled by reading the project's branches by that name,
  *   inside the project lock (the client's `recover`): it was free just before (checked under a per-process lock of
- *   the name), so a branch with it now is the one this create made, and its operations are waited for as if the
- *   response had arrived. Only when none has it is the create sent again: never a duplicate.
+ *   the name: shared/name-lock.ts), so a branch with it now is the one this create made, and its operations are
+ *   waited for as if the response had arrived. Only when none has it is the create sent again: never a duplicate.
  * - A branch that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so the
  *   engine keeps it in state and nothing is orphaned.
  */
@@ -17,11 +17,12 @@ import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
 import { createSettled, recordedAsItIs } from "../shared/lifecycle";
+import { withNameLock } from "../shared/name-lock";
 import { client } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import { labelOf } from "./plan";
 import { Origin, originOf, outputsWith, toCreateBody } from "./state";
-import { isOwnOldBranch, protectedReplacement, withNameLock } from "./existing";
+import { isOwnOldBranch, protectedReplacement } from "./existing";
 
 type Props = Record<string, unknown>;
 

@@ -3,12 +3,13 @@
  * change does, how two values compare, its output). Check, the diff's plan, the create and PATCH bodies, the outputs,
  * schema.json and the table in docs/resources.md are derived from it (shared/declaration.ts). What is Branch's own is
  * in the hooks beside it: plan.ts (Check and Diff: what it was made from, declared removals, protection, reset,
- * annotations), state.ts (outputs and the provider's records), rules.ts (instants, LSNs, rules over several inputs).
+ * annotations), state.ts (outputs and the provider's records), rules.ts (annotations, rules over several inputs).
  */
 import { checkInputs, Declaration, SchemaType, projectIdRow } from "../shared/declaration";
 import { isBranchId } from "../shared/ids";
 import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
-import { isAnnotations, isTimestamp, LSN, sameInstant, sameLsn, severalInputs } from "./rules";
+import { isTimestamp, LSN, sameInstant, sameLsn } from "../shared/instants";
+import { isAnnotations, severalInputs } from "./rules";
 
 type Props = Record<string, unknown>;
 

@@ -115,9 +115,6 @@ export function keptOnDelete(id: string, props: Props): string | undefined {
  * replacement the provider cannot see: the engine then checks the inputs without the old ones and calls no Diff, so
  * its Create looks like any first create, and a kept name is refused (with what to do instead). The same knowledge
  * lets Create refuse to replace a protected branch, whatever the new name: Neon would refuse to delete the old one.
- *
- * Names are also locked per process while a create or rename runs, so that two resources of one `up` asking for one
- * name cannot both see it free, and a create whose response was lost cannot take the other's branch for its own.
  */
 
 interface Held {
@@ -171,23 +168,4 @@ export function isOwnOldBranch(inputs: Props, existing: { id: string; name: stri
   const record = held.get(keyOf(inputs.projectId, inputs.resourceName));
   if (!record || record.name !== existing.name) return false;
   return record.id === undefined || record.id === existing.id;
-}
-
-const locks = new Map<string, Promise<void>>();
-
-/** Runs `fn` while no other create or rename of this process uses the name `name` of the project. */
-export async function withNameLock<T>(projectId: string, name: string, fn: () => Promise<T>): Promise<T> {
-  const key = `${projectId}\n${name}`;
-  const previous = locks.get(key) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => (release = resolve));
-  const tail = previous.then(() => mine);
-  locks.set(key, tail);
-  await previous;
-  try {
-    return await fn();
-  } finally {
-    release();
-    if (locks.get(key) === tail) locks.delete(key);
-  }
 }

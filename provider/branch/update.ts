@@ -16,7 +16,7 @@ import type { Branch } from "../../client";
 import { ResourceInitError } from "../shared/errors";
 import { client } from "../shared/runtime";
 import { annotationsChangeError, labelOf, planBranchChange } from "./plan";
-import { instantOf, sameInstant } from "./rules";
+import { instantOf, sameInstant } from "../shared/instants";
 import { Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./state";
 
 type Props = Record<string, unknown>;
