@@ -2,13 +2,13 @@
  * Creating a branch without duplicates, orphans, or taking anyone's branch.
  *
  * - Names are unique in a project. A name some branch already has is refused **before** anything is created, naming
- *   that branch: Pulumi never takes over a branch by accident (`adoptId` does it on purpose). The one exception is
- *   this resource's own old branch during a replacement (existing.ts): it is renamed out of the way, and renamed
- *   back if the create fails.
+ *   that branch (refusal.ts): Pulumi never takes over a branch by accident (`adoptId` does it on purpose:
+ *   existing.ts). The one exception is this resource's own old branch during a replacement (below): it is renamed
+ *   out of the way, and renamed back if the create fails.
  * - A create whose response was lost (kind `ambiguous`) is settled by reading the project's branches by that name,
  *   inside the project lock (the client's `recover`): it was free just before (checked under a per-process lock of
- *   the name), so a branch with it now is the one this create made, and its operations are waited for as if the
- *   response had arrived. Only when none has it is the create sent again: never a duplicate.
+ *   the name: shared/name-lock.ts), so a branch with it now is the one this create made, and its operations are
+ *   waited for as if the response had arrived. Only when none has it is the create sent again: never a duplicate.
  * - A branch that exists but whose operations failed or timed out is reported with its id (ResourceInitError), so the
  *   engine keeps it in state and nothing is orphaned.
  */
@@ -17,11 +17,11 @@ import { randomBytes } from "crypto";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
 import { createSettled, recordedAsItIs } from "../shared/lifecycle";
+import { withNameLock } from "../shared/name-lock";
 import { client } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
-import { labelOf } from "./plan";
+import { labelOf, nameTaken, notAppliedError, protectedReplacement } from "./refusal";
 import { Origin, originOf, outputsWith, toCreateBody } from "./state";
-import { isOwnOldBranch, protectedReplacement, withNameLock } from "./existing";
 
 type Props = Record<string, unknown>;
 
@@ -71,7 +71,7 @@ async function findMade(projectId: string, name: string): Promise<Branch | undef
 }
 
 /**
- * A create that replaces this resource's own old branch (existing.ts), protected: refused before anything is
+ * A create that replaces this resource's own old branch (below), protected: refused before anything is
  * created, whatever the new branch's name, as Neon would refuse to delete the old one after the new one exists.
  */
 function refuseProtectedReplacement(inputs: Props, branches: Branch[]): void {
@@ -116,24 +116,6 @@ async function unpark(projectId: string, old: Branch, name: string): Promise<voi
   }
 }
 
-/** The refusal of a name another branch has (the service's 409, or the check before creating). */
-function nameTaken(inputs: Props, existing: Branch): string {
-  const id = existing.id;
-  return (
-    `a branch named ${JSON.stringify(existing.name)} already exists in project ${String(inputs.projectId)}: ${id}. ` +
-    `Pulumi does not take over an existing branch by accident. Which case is yours? ` +
-    `(1) The resource was renamed or moved under a new parent: give it an alias to its old name or place ` +
-    `(aliases: [{ parent: <the old parent> }], or pulumi.rootStackResource if it had none); it then keeps its branch. ` +
-    `(2) pulumi up --replace of this resource (Pulumi creates the new branch before deleting the old one, and tells ` +
-    `the provider nothing of the old one): give the branch a new name in the same up, or use a new value of the ` +
-    `resource option replacementTrigger instead (the old branch then gives up its name). ` +
-    `(3) An interrupted pulumi up created it (Pulumi warned of a pending create), or it was made outside Pulumi and ` +
-    `this resource should manage it: set adoptId: "${id}" (remove it after the next up). ` +
-    `(4) It is another branch: choose another name (the name input; it defaults to the resource's name). ` +
-    `Nothing was created.`
-  );
-}
-
 /**
  * A create failed. A branch that exists (the client names it in `resourceId` when waiting failed) is reported with its
  * id so the engine keeps it; a name taken meanwhile names its holder. Anything else stands.
@@ -150,11 +132,7 @@ async function failedCreate(inputs: Props, name: string, parentId: string | unde
     });
   }
   if (errorKind(error) === "conflict" || /already exists/i.test((error as { apiMessage?: string }).apiMessage ?? "")) {
-    const holder = (
-      await client()
-        .branches.list(projectId)
-        .catch(() => [])
-    ).find((b) => b.name === name);
+    const holder = await findMade(projectId, name).catch(() => undefined);
     if (holder) return new Error(`${(error as Error).message}: ${nameTaken(inputs, holder)}`, { cause: error });
   }
   return error;
@@ -180,15 +158,59 @@ function annotationsApplied(kept: Record<string, string> | undefined, wanted: un
 }
 
 /**
- * The error of a create whose branch did not keep the annotations it was created with (read back above). Names no
- * annotation value.
+ * What this plugin process knows about the branches the state holds, so that a replacement can take its own branch's
+ * name, and nothing else can.
+ *
+ * Branch names are unique in a project (a taken name answers 409: emulator/README.md, neondatabase/neon-pkgs#307), and
+ * Pulumi replaces by creating the new branch before deleting the old one: a replacement that keeps the name (the
+ * default name is the resource's) would meet its own old branch. Create gets no old state, but the same process saw it
+ * first: the engine checks a registration with its old inputs before it replaces it for a diff or a new
+ * `replacementTrigger`, and a Diff that plans a replacement has the old branch's id (pulumi/pulumi step_generator.go,
+ * generateSteps and generateStepsFromDiff; every Diff notes the id). Create takes the name over (renaming the old
+ * branch out of the way) only from a branch this resource holds: same project, resource name and branch name, and the
+ * id Diff saw when it saw one. Anything else with the name is refused, naming it (refusal.ts `nameTaken`). A targeted
+ * `pulumi up --replace` is the one replacement the provider cannot see: the engine then checks the inputs without the
+ * old ones and calls no Diff, so its Create looks like any first create, and a kept name is refused (with what to do
+ * instead). The same knowledge lets Create refuse to replace a protected branch, whatever the new name: Neon would
+ * refuse to delete the old one.
  */
-function notAppliedError(id: string, props: Props): Error {
-  return new Error(
-    `${labelOf(id, props)}: the branch was created, but the service did not keep the annotations it was created ` +
-      `with. Neon sets a branch's annotations only when it creates it. The state records the annotations the ` +
-      `service has (the annotations output). To give the branch these annotations, recreate it with a new value of ` +
-      `the resource option replacementTrigger (a new branch from its parent's data: this branch's own changes are ` +
-      `deleted with it), or set annotations to what the service has. See docs/resources.md#branch (Annotations after creation)`,
-  );
+
+interface Held {
+  /** The branch name the state holds for the resource (its old inputs'). */
+  name: unknown;
+  /** The id of the branch, when a Diff of this process saw it (a replacement a diff decides). */
+  id?: string;
+}
+
+const held = new Map<string, Held>();
+
+const keyOf = (projectId: unknown, resourceName: unknown) => `${String(projectId)}\n${String(resourceName)}`;
+
+/** Check with old inputs: the state holds this resource, under this branch name. */
+export function noteHeld(olds: Props): void {
+  if (Object.keys(olds).length === 0 || olds.resourceName === undefined) return;
+  const key = keyOf(olds.projectId, olds.resourceName);
+  held.set(key, { ...held.get(key), name: olds.name });
+}
+
+/**
+ * Diff saw branch `id` (old outputs `olds`): the old branch is then known by its id, so that a branch that took the
+ * old name meanwhile (the old one renamed outside Pulumi, another made with its name) does not pass for this
+ * resource's own. A new `replacementTrigger` replaces without a Diff (step_generator.go generateStepsFromDiff:
+ * `triggerReplace` skips `sg.diff`), so there only Check's note stands: the old branch is known by its name.
+ */
+export function noteSeen(id: string, olds: Props): void {
+  if (olds.resourceName === undefined) return;
+  const key = keyOf(olds.projectId, olds.resourceName);
+  held.set(key, { name: held.get(key)?.name ?? olds.name, id });
+}
+
+/**
+ * True when `existing` (a branch of the project `inputs` create in) is the branch the state holds for this resource:
+ * a replacement's old branch, which may give up its name.
+ */
+function isOwnOldBranch(inputs: Props, existing: { id: string; name: string }): boolean {
+  const record = held.get(keyOf(inputs.projectId, inputs.resourceName));
+  if (!record || record.name !== existing.name) return false;
+  return record.id === undefined || record.id === existing.id;
 }

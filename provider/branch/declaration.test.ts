@@ -1,7 +1,8 @@
 import type { Branch } from "../../client";
 import { checkInputs, Declaration } from "../shared/declaration";
 import { UNKNOWN } from "../shared/unknown";
-import { BRANCH, checkSeveral } from "./declaration";
+import { BRANCH } from "./declaration";
+import { checkSeveral } from "./refusal";
 import { withDefaultName } from "./impl";
 import { withServiceProtection } from "./resource";
 import {
@@ -18,7 +19,7 @@ import {
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };
 /** The declaration's Check as of NOW (its rules over several inputs read the clock). */
-const AT_NOW: Declaration = { ...BRANCH, crossChecks: [(news) => checkSeveral(news, NOW)] };
+const AT_NOW: Declaration = { ...BRANCH, crossChecks: [(news) => checkSeveral(BRANCH, news, NOW)] };
 const failuresOf = (inputs: Record<string, unknown>) => checkInputs(AT_NOW, { ...base, ...inputs });
 const at = (ms: number) => new Date(NOW + ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 const HOUR = 3_600_000;

@@ -3,12 +3,13 @@
  * change does, how two values compare, its output). Check, the diff's plan, the create and PATCH bodies, the outputs,
  * schema.json and the table in docs/resources.md are derived from it (shared/declaration.ts). What is Branch's own is
  * in the hooks beside it: plan.ts (Check and Diff: what it was made from, declared removals, protection, reset,
- * annotations), state.ts (outputs and the provider's records), rules.ts (instants, LSNs, rules over several inputs).
+ * annotations), state.ts (outputs and the provider's records), refusal.ts (Check's rules over several inputs).
  */
-import { checkInputs, Declaration, SchemaType, projectIdRow } from "../shared/declaration";
+import { Declaration, OutputRow, SchemaType, projectIdRow } from "../shared/declaration";
 import { isBranchId } from "../shared/ids";
 import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
-import { isAnnotations, isTimestamp, LSN, sameInstant, sameLsn, severalInputs } from "./rules";
+import { isTimestamp, LSN, sameInstant, sameLsn } from "../shared/instants";
+import { checkSeveral, isAnnotations } from "./refusal";
 
 type Props = Record<string, unknown>;
 
@@ -17,6 +18,8 @@ const BOOLEAN: SchemaType = { type: "boolean" };
 const INTEGER: SchemaType = { type: "integer" };
 const ANNOTATIONS: SchemaType = { type: "object", additionalProperties: { type: "string" } };
 const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
+/** A usage counter of the service's record: an integer, never left out. */
+const counter = (api: string, description: string): OutputRow => ({ schema: INTEGER, api, description });
 const RESETS =
   "Any values: when they change, the branch is reset from its parent (its latest data): the branch's own changes are discarded, and its computes restart. Not on a schema-only branch, a protected one or one with children.";
 
@@ -51,7 +54,7 @@ export const BRANCH = {
       schema: STRING,
       api: "branch.parent_lsn",
       rules: [isString, matches(LSN, "a Log Sequence Number: two hex numbers such as 0/1DE2850")],
-      source: "OpenAPI BranchCreateRequest.parent_lsn (not with parent_timestamp: rules.ts)",
+      source: "OpenAPI BranchCreateRequest.parent_lsn (not with parent_timestamp: refusal.ts)",
       change: "replace",
       same: sameLsn,
       description:
@@ -61,7 +64,7 @@ export const BRANCH = {
       schema: STRING,
       api: "branch.parent_timestamp",
       rules: [isTimestamp],
-      source: "OpenAPI BranchCreateRequest.parent_timestamp (RFC 3339; not in the future: rules.ts)",
+      source: "OpenAPI BranchCreateRequest.parent_timestamp (RFC 3339; not in the future: refusal.ts)",
       change: "replace",
       same: sameInstant,
       description:
@@ -99,7 +102,7 @@ export const BRANCH = {
       schema: STRING,
       api: "branch.expires_at",
       rules: [isTimestamp],
-      source: "Neon docs, Branch expiration (whole seconds, in the future, at most 30 days, not protected: rules.ts)",
+      source: "Neon docs, Branch expiration (whole seconds, in the future, at most 30 days, not protected: refusal.ts)",
       change: "update",
       removalIsChange: true,
       same: sameInstant,
@@ -116,7 +119,7 @@ export const BRANCH = {
       description:
         "Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.",
     },
-    // POST …/restore from the parent at its head (update.ts); a first value, or a removal, is recorded only.
+    // POST …/restore from the parent at its head (existing.ts); a first value, or a removal, is recorded only.
     resetTriggers: {
       schema: ANY_LIST,
       rules: [isList],
@@ -218,26 +221,13 @@ export const BRANCH = {
       api: "creation_source",
       description: "What created the branch (console, API, ...).",
     },
-    computeTimeSeconds: {
-      schema: INTEGER,
-      api: "compute_time_seconds",
-      description: "Compute time used, in seconds (a usage counter).",
-    },
-    activeTimeSeconds: {
-      schema: INTEGER,
-      api: "active_time_seconds",
-      description: "Active time of the branch's computes, in seconds (a usage counter).",
-    },
-    writtenDataBytes: {
-      schema: INTEGER,
-      api: "written_data_bytes",
-      description: "Data written, in bytes (a usage counter).",
-    },
-    dataTransferBytes: {
-      schema: INTEGER,
-      api: "data_transfer_bytes",
-      description: "Data transferred, in bytes (a usage counter).",
-    },
+    computeTimeSeconds: counter("compute_time_seconds", "Compute time used, in seconds (a usage counter)."),
+    activeTimeSeconds: counter(
+      "active_time_seconds",
+      "Active time of the branch's computes, in seconds (a usage counter).",
+    ),
+    writtenDataBytes: counter("written_data_bytes", "Data written, in bytes (a usage counter)."),
+    dataTransferBytes: counter("data_transfer_bytes", "Data transferred, in bytes (a usage counter)."),
     createdAt: { schema: STRING, api: "created_at", description: "Creation time (ISO 8601)." },
     updatedAt: { schema: STRING, api: "updated_at", description: "Last update time (ISO 8601)." },
     ttlIntervalSeconds: {
@@ -257,13 +247,5 @@ export const BRANCH = {
       description: "The Pulumi name of this resource, used in messages and as the default branch name.",
     },
   },
-  crossChecks: [(news: Props): CheckFailure[] => checkSeveral(news, Date.now())],
+  crossChecks: [(news: Props): CheckFailure[] => checkSeveral(BRANCH, news, Date.now())],
 } satisfies Declaration;
-
-/**
- * The rules over several inputs (rules.ts) as of `now` (epoch ms), once every row accepts its value: a value refused
- * is said alone, as the rules over several read the values their rows accept.
- */
-export function checkSeveral(news: Props, now: number): CheckFailure[] {
-  return checkInputs({ ...BRANCH, crossChecks: [] }, news).length > 0 ? [] : severalInputs(news, now);
-}

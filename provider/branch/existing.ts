@@ -1,27 +1,117 @@
 /**
- * An existing branch is taken under management in two ways only, each on purpose: adoption by id (`adoptId`), and a
- * replacement's hand-over of this resource's own old branch (its name). A name some branch has is otherwise refused
- * (create.ts). Both rest on what this plugin process saw: one process serves a whole deployment.
+ * What is done to a branch that exists: an update, and an adoption.
  *
- * Adoption's hooks (the rules, Compute's too, are shared/adoption.ts's: Pulumi never deletes a branch that the state's
- * `adoptId` names):
+ * Updating a branch in place: one PATCH of what changed (never annotations: no call changes them, plan.ts), then, for
+ * a new `resetTriggers` value, one restore from the parent at its head (Neon's "reset from parent": OpenAPI
+ * `restoreProjectBranch` with `source_branch_id` the parent and no point in time; neonctl's `branches reset --parent`
+ * sends the same).
+ *
+ * - A reset is refused before it is sent where Neon refuses it: a branch without a parent, a protected branch (docs,
+ *   Protected branches), a branch with children (OpenAPI `BranchRestoreRequest.preserve_under_name`: required then,
+ *   and it would leave a backup branch nobody manages).
+ * - A reset moves an expiring branch's `expires_at` to now plus its TTL (Neon docs, Branch expiration): the program's
+ *   `expiresAt`, while still ahead, is sent again so the branch expires when the program says.
+ * - A failed update records the branch as the service has it (ResourceInitError), with the old `resetTriggers` unless
+ *   the branch was reset (its `last_reset_at` moved), so the next `up` does what is still missing and no more.
+ *
+ * An existing branch is taken under management in two ways only, each on purpose: adoption by id (`adoptId`, here),
+ * and a replacement's hand-over of this resource's own old branch (its name: create.ts). A name some branch has is
+ * otherwise refused, never adopted by accident (create.ts). Adoption's rules, Compute's too, are shared/adoption.ts's
+ * (Pulumi never deletes a branch that the state's `adoptId` names); its hooks:
  *
  * - Adoption reads the branch, refuses what cannot change in place (the program declares another parent, point in
  *   time or init source than the branch was made from, or other annotations: no call changes them, plan.ts), and
  *   PATCHes what differs from the program (name, protection, expiry). A program that leaves `name` out keeps the
  *   branch's name (the resource's name is the default only for a branch Pulumi creates).
- * - A name some branch has is never adopted by accident: only `adoptId` adopts (create.ts refuses the name).
- *
- * A replacement's own old branch: see "What this plugin process knows" below.
+ * - Delete leaves a branch another resource of this process adopted (`keptOnDelete`): one process serves a whole
+ *   deployment.
  */
+import type { Branch } from "../../client";
 import * as adoption from "../shared/adoption";
+import { ResourceInitError } from "../shared/errors";
+import { instantOf, sameInstant } from "../shared/instants";
+import { recordedAsItIs } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
-import { Created } from "./create";
-import { labelOf, planBranchChange } from "./plan";
-import { declaredOf, Origin, originOfRecord, outputsWith } from "./state";
-import { updateBranch } from "./update";
+import type { Created } from "./create";
+import { annotationsChangeError, planBranchChange } from "./plan";
+import { childrenNamed, labelOf } from "./refusal";
+import { declaredOf, Origin, originOfRecord, outputsWith, recordedOutputs, toPatchFields } from "./state";
 
 type Props = Record<string, unknown>;
+
+/** Applies `news` to the branch whose outputs are `olds`; returns the new outputs. */
+export async function updateBranch(id: string, olds: Props, news: Props): Promise<Props> {
+  const plan = planBranchChange(olds, news);
+  if (plan.refused.length > 0) throw annotationsChangeError(id, olds, news); // Diff refuses it first: nothing sent
+  // Only the provider's records changed (a removed adoptId or resetTriggers, annotations): nothing to send.
+  if (plan.patch.length === 0 && !plan.reset) return recordedOutputs(olds, news);
+  const projectId = String(olds.projectId);
+  let branch: Branch | undefined;
+  if (plan.patch.length > 0) {
+    branch = (await client().branches.update(projectId, id, { branch: toPatchFields(news, plan.patch) })).branch;
+  }
+  if (plan.reset) branch = await keepExpiry(projectId, id, news, await resetFromParent(projectId, id, olds, branch));
+  branch ??= (await client().branches.get(projectId, id)).branch;
+  return outputsWith(branch, olds.annotations as Record<string, string> | undefined, news, originIn(olds, branch));
+}
+
+/** What the branch was made from, as recorded (a state without it: the record's own account). */
+export function originIn(olds: Props, branch: Branch): Origin {
+  return (olds.origin as Origin | undefined) ?? originOfRecord(branch);
+}
+
+/** Resets the branch from its parent at its head; refuses first where Neon would (see the module's doc). */
+async function resetFromParent(projectId: string, id: string, olds: Props, known?: Branch): Promise<Branch> {
+  const label = labelOf(id, olds);
+  const parentId = known ? known.parent_id : (olds.parentId as string | undefined);
+  if (!parentId) {
+    throw new Error(
+      `${label} has no parent to reset from (a schema-only or root branch): remove resetTriggers, or replace the ` +
+        `branch to start it again. Nothing was reset.`,
+    );
+  }
+  if ((known?.protected ?? olds.protected) === true) {
+    throw new Error(
+      `${label} is protected, and Neon does not reset a protected branch: set protected: false (in this change ` +
+        `or before it). Nothing was reset.`,
+    );
+  }
+  const named = childrenNamed(await client().branches.list(projectId), id);
+  if (named !== undefined) {
+    throw new Error(
+      `${label} has child branches ${named}: Neon resets a branch with children only by keeping its present state ` +
+        `as a new branch (preserve_under_name), which would leave a branch nothing manages. Delete the child ` +
+        `branches first (or remove resetTriggers' change). Nothing was reset.`,
+    );
+  }
+  return (await client().branches.restore(projectId, id, { source_branch_id: parentId })).branch;
+}
+
+/** After a reset moved the expiry (now + TTL), the program's `expiresAt` again, while it is still ahead. */
+async function keepExpiry(projectId: string, id: string, news: Props, branch: Branch): Promise<Branch> {
+  const wanted = news.expiresAt;
+  if (typeof wanted !== "string" || sameInstant(branch.expires_at, wanted)) return branch;
+  if ((instantOf(wanted) ?? 0) <= Date.now()) return branch;
+  return (await client().branches.update(projectId, id, { expires_at: wanted })).branch;
+}
+
+/**
+ * The update failed: the branch as the service has it now, with the old `resetTriggers` unless it was reset (its
+ * `last_reset_at` moved), so the next `up` asks for exactly what is still missing. The error as it was when the branch
+ * cannot be read.
+ */
+export async function failedUpdate(id: string, olds: Props, news: Props, error: unknown): Promise<unknown> {
+  if (error instanceof ResourceInitError) return error;
+  const read = async () => {
+    const { branch, annotation } = await client().branches.get(String(olds.projectId), id);
+    const reset = branch.last_reset_at !== undefined && branch.last_reset_at !== olds.lastResetAt;
+    const recorded = reset ? news : { ...news, resetTriggers: olds.resetTriggers };
+    const annotations = annotation?.value ?? (olds.annotations as Record<string, string> | undefined);
+    return outputsWith(branch, annotations, recorded, originIn(olds, branch));
+  };
+  // The branch is ready: the error says what was not done, in its own words.
+  return recordedAsItIs(id, news, error, { read, message: error instanceof Error ? error.message : String(error) });
+}
 
 /** How adoption's messages speak of a branch. */
 const ADOPTABLE: adoption.Adoptable = {
@@ -98,96 +188,4 @@ export function keptOnDelete(id: string, props: Props): string | undefined {
     );
   }
   return adoption.keptAdopted(ADOPTABLE, id, labelOf(id, props), props);
-}
-
-/**
- * What this plugin process knows about the branches the state holds, so that a replacement can take its own branch's
- * name, and nothing else can.
- *
- * Branch names are unique in a project (a taken name answers 409: emulator/README.md, neondatabase/neon-pkgs#307), and
- * Pulumi replaces by creating the new branch before deleting the old one: a replacement that keeps the name (the
- * default name is the resource's) would meet its own old branch. Create gets no old state, but the same process saw it
- * first: the engine checks a registration with its old inputs before it replaces it for a diff or a new
- * `replacementTrigger`, and a Diff that plans a replacement has the old branch's id (pulumi/pulumi step_generator.go,
- * generateSteps and generateStepsFromDiff; every Diff notes the id). Create takes the name over (renaming the old
- * branch out of the way) only from a branch this resource holds: same project, resource name and branch name, and the id Diff saw when it saw
- * one. Anything else with the name is refused, naming it (create.ts). A targeted `pulumi up --replace` is the one
- * replacement the provider cannot see: the engine then checks the inputs without the old ones and calls no Diff, so
- * its Create looks like any first create, and a kept name is refused (with what to do instead). The same knowledge
- * lets Create refuse to replace a protected branch, whatever the new name: Neon would refuse to delete the old one.
- *
- * Names are also locked per process while a create or rename runs, so that two resources of one `up` asking for one
- * name cannot both see it free, and a create whose response was lost cannot take the other's branch for its own.
- */
-
-interface Held {
-  /** The branch name the state holds for the resource (its old inputs'). */
-  name: unknown;
-  /** The id of the branch, when a Diff of this process saw it (a replacement a diff decides). */
-  id?: string;
-}
-
-const held = new Map<string, Held>();
-
-const keyOf = (projectId: unknown, resourceName: unknown) => `${String(projectId)}\n${String(resourceName)}`;
-
-/** Check with old inputs: the state holds this resource, under this branch name. */
-export function noteHeld(olds: Props): void {
-  if (Object.keys(olds).length === 0 || olds.resourceName === undefined) return;
-  const key = keyOf(olds.projectId, olds.resourceName);
-  held.set(key, { ...held.get(key), name: olds.name });
-}
-
-/**
- * Diff saw branch `id` (old outputs `olds`): the old branch is then known by its id, so that a branch that took the
- * old name meanwhile (the old one renamed outside Pulumi, another made with its name) does not pass for this
- * resource's own. A new `replacementTrigger` replaces without a Diff (step_generator.go generateStepsFromDiff:
- * `triggerReplace` skips `sg.diff`), so there only Check's note stands: the old branch is known by its name.
- */
-export function noteSeen(id: string, olds: Props): void {
-  if (olds.resourceName === undefined) return;
-  const key = keyOf(olds.projectId, olds.resourceName);
-  held.set(key, { name: held.get(key)?.name ?? olds.name, id });
-}
-
-/**
- * Why a protected branch is not replaced, and what to do. `protected: false` in the same up would unprotect only the
- * new branch: the old one must be unprotected by an up of its own first.
- */
-export function protectedReplacement(label: string, id: string, why: string): string {
-  return (
-    `${label} cannot be replaced (${why}): it is protected, and Neon does not delete a protected branch, so the ` +
-    `replacement would make the new branch and then fail to delete ${id}. Nothing was changed. Unprotect it first ` +
-    `in an up of its own (protected: false, without this change; in the same up, protected: false would apply to ` +
-    `the new branch only), then make this change.`
-  );
-}
-
-/**
- * True when `existing` (a branch of the project `inputs` create in) is the branch the state holds for this resource:
- * a replacement's old branch, which may give up its name.
- */
-export function isOwnOldBranch(inputs: Props, existing: { id: string; name: string }): boolean {
-  const record = held.get(keyOf(inputs.projectId, inputs.resourceName));
-  if (!record || record.name !== existing.name) return false;
-  return record.id === undefined || record.id === existing.id;
-}
-
-const locks = new Map<string, Promise<void>>();
-
-/** Runs `fn` while no other create or rename of this process uses the name `name` of the project. */
-export async function withNameLock<T>(projectId: string, name: string, fn: () => Promise<T>): Promise<T> {
-  const key = `${projectId}\n${name}`;
-  const previous = locks.get(key) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => (release = resolve));
-  const tail = previous.then(() => mine);
-  locks.set(key, tail);
-  await previous;
-  try {
-    return await fn();
-  } finally {
-    release();
-    if (locks.get(key) === tail) locks.delete(key);
-  }
 }

@@ -3,30 +3,37 @@
  * resources already in state run the installed version of this code.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { Branch } from "../../client";
 import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
-import { explainGone, GoneHooks, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
+import {
+  alreadyProven,
+  deleteUnlessGone,
+  explainGone,
+  GoneHooks,
+  ProjectObject,
+  projectAnswers,
+  readOrGone,
+} from "../shared/lifecycle";
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
-import { adoptBranch, adoptionWarnings, keptOnDelete, noteHeld, noteSeen, protectedReplacement } from "./existing";
-import { createBranch } from "./create";
-import { deleteBranchNow } from "./delete";
+import { createBranch, noteHeld, noteSeen } from "./create";
 import { BRANCH } from "./declaration";
+import { adoptBranch, adoptionWarnings, failedUpdate, keptOnDelete, updateBranch } from "./existing";
 import {
   annotationsChangeError,
   changeWarnings,
   checkReplaceProtected,
   checkResetProtected,
-  labelOf,
   planBranchChange,
   protectedOutsideProgram,
   unguardedWarning,
 } from "./plan";
+import { deleteRefusalOf, deleteRefused, labelOf, protectedReplacement } from "./refusal";
 import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./state";
-import { failedUpdate, updateBranch } from "./update";
 
 type Props = Record<string, unknown>;
 
@@ -67,7 +74,7 @@ export function withDefaultName(olds: Props, news: Props): Props {
 
 /**
  * Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses;
- * refuses what no call can do (a protected branch replaced, annotations changed: plan.ts).
+ * refuses what no call can do (a protected branch replaced, annotations changed: refusal.ts, plan.ts).
  */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planBranchChange(olds, news);
@@ -124,8 +131,16 @@ export const update = withHints(
 );
 
 /**
- * Deletes the branch, or refuses before sending anything (delete.ts). A branch the state's `adoptId` names is left on
- * the service, with a warning (existing.ts).
+ * Deletes the branch: read it first, and refuse (sending no DELETE) what Neon refuses, naming the branch, the reason
+ * and what to do (refusal.ts): the default branch or the project's root branch ("You cannot delete a project's root or
+ * default branch, or a branch that has a child branch": OpenAPI `deleteProjectBranch`), a protected branch (Neon docs,
+ * Protected branches), a branch with children. One read serves all: the project's branch list (the branch and its
+ * children). A branch already gone is fine: the list answered, so the project is reachable and the branch is gone (a
+ * 404 of the branch alone might be the key's reach: shared/lifecycle.ts). A branch the state's `adoptId` names is left
+ * on the service, with a warning (existing.ts).
+ *
+ * Neon deletes a branch's computes, roles and databases with it. Pulumi deletes what depends on the branch first, so
+ * what is left is not managed by this stack (or does not declare its dependency): it is named in a warning.
  */
 export const deleteBranch = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
@@ -133,7 +148,19 @@ export const deleteBranch = withHints(inStateProject, async (id: string, props: 
     warn(kept);
     return;
   }
-  await deleteBranchNow(id, props);
+  const projectId = String(props.projectId);
+  const branches = await client().branches.list(projectId);
+  const branch = branches.find((b) => b.id === id);
+  if (!branch) return; // gone already: its project answered, so the branch is not merely out of the key's reach
+  const refusal = deleteRefusalOf(branch, branches, props);
+  if (refusal) throw new Error(refusal);
+  await warnOfComputes(projectId, branch, props);
+  const remove = async () => (await client().branches.delete(projectId, id)).branch !== undefined;
+  try {
+    await deleteUnlessGone(remove, alreadyProven); // the list just answered: a 404 now is a branch just deleted
+  } catch (error) {
+    throw errorKind(error) === "validation" ? deleteRefused(branch, props, error) : error;
+  }
 });
 
 /** How the lifecycle's messages name the branch `id` (shared/lifecycle.ts). */
@@ -149,3 +176,18 @@ const goneHooks = (id: string, olds: Props): GoneHooks => ({
   present: async () => (await client().branches.list(String(olds.projectId))).some((b) => b.id === id),
   also: "or it expired",
 });
+
+/** Computes still on the branch are deleted with it: say which (they are not this stack's, or declare no dependency). */
+async function warnOfComputes(projectId: string, branch: Branch, props: Props): Promise<void> {
+  let computes: { id: string }[];
+  try {
+    computes = await client().endpoints.listForBranch(projectId, branch.id);
+  } catch {
+    return;
+  }
+  if (computes.length === 0) return;
+  warn(
+    `${labelOf(branch.id, props)} is being deleted with the computes still on it (${computes.map((c) => c.id).join(", ")}): ` +
+      `Neon deletes a branch's computes, roles and databases with it.`,
+  );
+}

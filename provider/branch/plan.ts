@@ -18,6 +18,7 @@ import { isUnknown } from "../shared/unknown";
 import { stableJson } from "../shared/stable-json";
 import { CheckFailure, describe } from "../shared/validators";
 import { BRANCH } from "./declaration";
+import { labelOf } from "./refusal";
 import { asMadeFrom } from "./state";
 
 type Props = Record<string, unknown>;
@@ -107,11 +108,6 @@ export function checkResetProtected(olds: Props, news: Props): CheckFailure[] {
         "change (the update unprotects the branch, then resets it), or leave resetTriggers as they were",
     },
   ];
-}
-
-/** `Branch "name" (br-…)`, or `Branch br-…` without a resource name. */
-export function labelOf(id: string, props: Props): string {
-  return props.resourceName ? `Branch "${String(props.resourceName)}" (${id})` : `Branch ${id}`;
 }
 
 /**
