@@ -66,8 +66,8 @@ const ORGANIZATION_KEY_REFUSED: { method: string; path: RegExp; what: string }[]
 
 /**
  * The refusal of a request outside the key's reach, decided from the method and path alone before the route runs (so
- * a route the emulator does not model, such as creating a project, is refused too); undefined lets the request
- * through. A project-scoped key may reach only `/projects/{its project}` and below; an organization key anything but
+ * a route the emulator does not model is refused too, and a scoped key's project create never runs); undefined lets
+ * the request through. A project-scoped key may reach only `/projects/{its project}` and below; an organization key anything but
  * {@link ORGANIZATION_KEY_REFUSED}. Status 403: **guess** (no source gives one; a client must not depend on it).
  */
 export function scopeRefusal(key: KeyRecord, method: string, path: string): ApiError | undefined {
@@ -84,5 +84,50 @@ export function scopeRefusal(key: KeyRecord, method: string, path: string): ApiE
   if (!refused) return undefined;
   return forbidden(
     `an organization API key cannot ${refused.what}: use the personal API key of a member of organization ${key.orgId}`,
+  );
+}
+
+/**
+ * Who owns a project a key creates (OpenAPI `createProject`: "If using a personal API key, include the `org_id`
+ * parameter to specify which organization to create the project in. If using an org API key, `org_id` is automatically
+ * inferred from the key"). A personal key: its account's, or `orgId`'s when the account is a member (admins and members
+ * alike create projects: docs, Organizations, "User roles and permissions"); else 404 as for the project list. An
+ * organization key: its organization's; another `orgId` is refused 403 (**guess**). A project-scoped key never gets
+ * here: {@link scopeRefusal} refuses `POST /projects` ("Cannot … create new projects").
+ */
+export function projectOwner(store: Store, key: KeyRecord, orgId?: string): { accountId: string; orgId?: string } {
+  if (key.projectId !== undefined)
+    throw forbidden(`this API key is scoped to project ${key.projectId}: it cannot create projects`);
+  if (key.orgId !== undefined) {
+    if (orgId !== undefined && orgId !== key.orgId) {
+      throw forbidden(
+        `project.org_id ${orgId}: an organization API key creates projects only in its organization ${key.orgId}`,
+      );
+    }
+    return { accountId: key.accountId, orgId: key.orgId };
+  }
+  if (orgId === undefined) return { accountId: key.accountId };
+  if (store.roleIn(orgId, key.accountId) === undefined) throw notMember(orgId);
+  return { accountId: key.accountId, orgId };
+}
+
+/**
+ * Why the key may not delete the project (one it may use), or undefined. Docs, Organizations, "User roles and
+ * permissions": only an admin deletes an organization's projects, a member does not; Manage API keys: project-scoped keys
+ * "have member-level access, meaning they cannot delete the project they are associated with". An organization key has
+ * admin-level access (docs, Manage organizations using the API). Status 403 and the wording: **guess**.
+ */
+export function deleteRefusal(store: Store, key: KeyRecord, project: Project): ApiError | undefined {
+  if (key.projectId !== undefined) {
+    return forbidden(
+      `this API key is scoped to project ${project.id}: a project-scoped key has member-level access and cannot ` +
+        `delete its project; use an organization API key or an admin's personal key`,
+    );
+  }
+  if (key.orgId !== undefined || project.orgId === undefined) return undefined;
+  if (store.roleIn(project.orgId, key.accountId) === "admin") return undefined;
+  return forbidden(
+    `project ${project.id} belongs to organization ${project.orgId}: only an admin of the organization can delete ` +
+      `its projects, not a member`,
   );
 }

@@ -49,7 +49,8 @@ export interface ServiceBehaviours {
    */
   pageSize?: number;
   /**
-   * The projects' `store_passwords` (OpenAPI `Project.store_passwords`). Off: reveal_password answers 412 "Storing
+   * The projects' `store_passwords` (OpenAPI `Project.store_passwords`): on, each project's own (a create may set it
+   * false: domain/projects.ts `passwordsStored`). Off: every project's is false, and reveal_password answers 412 "Storing
    * passwords is disabled" (OpenAPI `getProjectBranchRolePassword`), the refusal a provider must survive.
    */
   storePasswords: boolean;

@@ -45,15 +45,14 @@ const INIT_SOURCES: InitSource[] = ["parent-data", "schema-only"];
 /**
  * `annotation_value` (OpenAPI `AnnotationValueData`): an object of at most 50 properties, each a string.
  */
-function annotationValue(v: unknown): Record<string, string> {
+export function annotationValue(v: unknown, field = "annotation_value"): Record<string, string> {
   if (typeof v !== "object" || v === null || Array.isArray(v))
-    throw badRequest("annotation_value must be an object of strings");
+    throw badRequest(`${field} must be an object of strings`);
   const entries = Object.entries(v as Obj);
-  if (entries.length > 50)
-    throw badRequest(`annotation_value has ${entries.length} properties; at most 50 are allowed`);
+  if (entries.length > 50) throw badRequest(`${field} has ${entries.length} properties; at most 50 are allowed`);
   const out: Record<string, string> = {};
   for (const [k, val] of entries) {
-    if (typeof val !== "string") throw badRequest(`annotation_value.${k} must be a string, got ${show(val)}`);
+    if (typeof val !== "string") throw badRequest(`${field}.${k} must be a string, got ${show(val)}`);
     out[k] = val;
   }
   return out;
@@ -61,12 +60,13 @@ function annotationValue(v: unknown): Record<string, string> {
 
 /**
  * `{branch?: {name?, parent_id?, parent_lsn?, parent_timestamp?, protected?, init_source?, expires_at?},
- * endpoints?: [{type, sizes, suspend_timeout_seconds, ...}], annotation_value?}`; each compute's config settled for the
- * account's plan (plans.ts). `parent_id` "omitted or empty": the default branch (OpenAPI `BranchCreateRequest`).
+ * endpoints?: [{type, sizes, suspend_timeout_seconds, ...}], annotation_value?}`; each compute's config from the
+ * project's default settings (`defaults`) and its own fields, settled for the account's plan (plans.ts). `parent_id`
+ * "omitted or empty": the default branch (OpenAPI `BranchCreateRequest`).
  */
 export function parseBranchCreate(
   body: unknown,
-  options: { pooler: PoolerRule; plan?: Plan; now: number },
+  options: { pooler: PoolerRule; plan?: Plan; now: number; defaults?: EndpointConfig },
 ): BranchCreateInput {
   const b = body === undefined ? {} : requireObject(body);
   const br = b.branch === undefined ? {} : requireObject(b.branch, "branch");
@@ -102,7 +102,13 @@ export function parseBranchCreate(
   return out;
 }
 
-function parseEndpoints(raw: unknown, options: { pooler: PoolerRule; plan?: Plan }): BranchCreateInput["endpoints"] {
+/** The computes of a create, each from the project's default settings (`defaults`; 0.25 CU without) and its own fields. */
+function parseEndpoints(
+  raw: unknown,
+  options: { pooler: PoolerRule; plan?: Plan; defaults?: EndpointConfig },
+): BranchCreateInput["endpoints"] {
+  const base = options.defaults ?? defaultConfig();
+  const current = { min: base.autoscaling_limit_min_cu, max: base.autoscaling_limit_max_cu };
   if (raw !== undefined && !Array.isArray(raw)) throw badRequest("endpoints must be an array");
   const out: BranchCreateInput["endpoints"] = [];
   for (const [i, item] of ((raw as unknown[]) ?? []).entries()) {
@@ -111,7 +117,7 @@ function parseEndpoints(raw: unknown, options: { pooler: PoolerRule; plan?: Plan
       throw badRequest(`endpoints[${i}].type is required; allowed values: read_write, read_only`);
     }
     const fields = configFields(ep, `endpoints[${i}]`, options.pooler);
-    const sized = applySizes({ ...defaultConfig(), ...fields }, fields, { min: 0.25, max: 0.25 }, `endpoints[${i}]`);
+    const sized = applySizes({ ...base, ...fields }, fields, current, `endpoints[${i}]`);
     out.push({ type: ep.type, config: settleConfig(options.plan, sized, `endpoints[${i}]`) });
   }
   if (out.filter((e) => e.type === "read_write").length > 1) {

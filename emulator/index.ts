@@ -63,7 +63,7 @@ export interface EmulatorOptions {
   branchReadyDelayMs?: number; // service ms a new branch stays "not ready" (422) after create_branch; default 0
   branchMove?: BranchMove; // a PATCH's branch_id: "moves" (default, the service today), "refused" or "ignored"
   pageSize?: number; // items a page of a paged list holds when the request gives no limit (default: the document's or a guess)
-  storePasswords?: boolean; // the projects' store_passwords; false: reveal_password answers 412; default true
+  storePasswords?: boolean; // true (default): each project's own store_passwords; false: all false, reveal answers 412
   revealAfterReset?: RevealAfterReset; // reveal during a reset's operations: "new" (default, a guess) or "old"
   /** Until when a deleted database refuses its role's delete: "answered" (default, a guess) or "finished". */
   databaseOwnedUntil?: DatabaseOwnedUntil;

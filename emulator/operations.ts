@@ -124,6 +124,11 @@ export class OperationEngine {
     this.open.delete(projectId);
   }
 
+  /** Drops what it tracks of a deleted project (its operations went with it). */
+  forget(projectId: string): void {
+    this.open.delete(projectId);
+  }
+
   private track(op: OperationRecord): void {
     const list = this.open.get(op.projectId);
     if (list) list.push(op);

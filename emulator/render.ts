@@ -1,5 +1,5 @@
 import { regionHosts } from "./ids";
-import type { Account, Branch, DatabaseRecord, EndpointRecord, KeyRecord, Project, RoleRecord } from "./types";
+import type { Account, Branch, DatabaseRecord, EndpointRecord, KeyRecord, RoleRecord } from "./types";
 
 /** API shapes of the records (openapi-subset.yaml), built in one place so every route answers the same shape. */
 
@@ -69,34 +69,27 @@ export function connectionUri(role: string, password: string, host: string, data
   return `postgresql://${enc(role)}:${enc(password)}@${host}/${enc(database)}?sslmode=require&channel_binding=require`;
 }
 
-/** A project as the project list shows it (`ProjectListItem`). */
-export function renderProject(p: Project, storePasswords = true): Record<string, unknown> {
-  const { platform, proxyHost } = regionHosts(p.regionId);
-  return {
-    id: p.id,
-    platform_id: platform,
-    region_id: p.regionId,
-    name: p.name,
-    provisioner: "k8s-neonvm",
-    default_endpoint_settings: {
-      autoscaling_limit_min_cu: 0.25,
-      autoscaling_limit_max_cu: 0.25,
-      suspend_timeout_seconds: 0,
+/**
+ * The `connection_uris` of a create (OpenAPI `ConnectionDetails`): the one connection it offers, or an empty list when it
+ * offers none (**guess**: the field is optional in `CreatedBranch`).
+ */
+export function renderConnections(
+  c: { role: RoleRecord; database: DatabaseRecord; endpoint: EndpointRecord } | undefined,
+): Record<string, unknown>[] {
+  if (!c || c.role.password === undefined) return [];
+  const password = c.role.password;
+  return [
+    {
+      connection_uri: connectionUri(c.role.name, password, hostOf(c.endpoint), c.database.name),
+      connection_parameters: {
+        database: c.database.name,
+        password,
+        role: c.role.name,
+        host: hostOf(c.endpoint),
+        pooler_host: poolerHostOf(c.endpoint),
+      },
     },
-    pg_version: p.pgVersion,
-    proxy_host: proxyHost,
-    branch_logical_size_limit: 512,
-    branch_logical_size_limit_bytes: 536870912,
-    store_passwords: storePasswords,
-    active_time: 0,
-    cpu_used_sec: 0,
-    locked: false,
-    creation_source: "console",
-    created_at: iso(p.createdAt),
-    updated_at: iso(p.updatedAt),
-    owner_id: p.accountId,
-    ...(p.orgId ? { org_id: p.orgId } : {}),
-  };
+  ];
 }
 
 /**

@@ -224,6 +224,16 @@ export class Store {
     this.dirty = true;
   }
 
+  /** Removes a project with everything in it: its branches (their computes, roles, databases) and its operations. */
+  removeProject(id: string): void {
+    for (const b of this.branchesOf(id)) this.removeBranch(b.id);
+    for (const e of this.endpointsOf(id)) this.endpoints.delete(e.id);
+    for (const op of this.opsByProject.get(id) ?? []) this.operations.delete(op.id);
+    this.opsByProject.delete(id);
+    this.projects.delete(id);
+    this.dirty = true;
+  }
+
   addEndpoint(e: EndpointRecord): void {
     this.endpoints.set(e.id, e);
     this.dirty = true;

@@ -46,6 +46,40 @@ export interface Project {
   createdAt: number;
   updatedAt: number;
   seq: number;
+  /** What a create or an update set (absent in fixtures and older state files: the defaults, render-project.ts). */
+  provisioner?: string;
+  historyRetentionSeconds?: number;
+  defaultEndpointSettings?: DefaultEndpointSettings;
+  settings?: ProjectSettings;
+  storePasswords?: boolean; // false: reveal_password answers 412 for its roles (OpenAPI `Project.store_passwords`)
+}
+
+/**
+ * The defaults of the project's new computes (OpenAPI `DefaultEndpointSettings`): Neon docs, Manage projects ("The
+ * settings you specify become the default settings for computes that you add to your project"). Existing computes keep
+ * their own (kislerdm/terraform-provider-neon#234).
+ */
+export interface DefaultEndpointSettings {
+  autoscaling_limit_min_cu: number;
+  autoscaling_limit_max_cu: number;
+  suspend_timeout_seconds: number;
+  pg_settings?: Record<string, string>;
+}
+
+/**
+ * A project's `settings` (OpenAPI `ProjectSettingsData`), kept as validated and echoed; of them only
+ * `enable_logical_replication` changes what the emulator does (domain/projects.ts).
+ */
+export interface ProjectSettings {
+  quota?: Record<string, number>;
+  allowed_ips?: { ips?: string[]; protected_branches_only?: boolean };
+  enable_logical_replication?: boolean;
+  maintenance_window?: { weekdays: number[]; start_time: string; end_time: string };
+  block_public_connections?: boolean;
+  block_vpc_connections?: boolean;
+  audit_log_level?: string;
+  hipaa?: boolean;
+  preload_libraries?: PreloadLibraries;
 }
 
 export interface Branch {

@@ -15,7 +15,7 @@ for (let i = 18; i <= 56; i += 2) SIZES.add(i);
 
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
 /** api.md lists k8s-pod and k8s-neonvm; OpenAPI's `Provisioner` also serverless-platform. */
-const PROVISIONERS = ["k8s-pod", "k8s-neonvm", "serverless-platform"];
+export const PROVISIONERS = ["k8s-pod", "k8s-neonvm", "serverless-platform"];
 const TYPES = ["read_write", "read_only"];
 
 type Obj = Record<string, unknown>;
@@ -28,19 +28,19 @@ export function requireObject(body: unknown, what = "request body"): Obj {
   return body;
 }
 
-function oneOf(field: string, v: unknown, allowed: string[]): string {
+export function oneOf(field: string, v: unknown, allowed: string[]): string {
   if (typeof v !== "string" || !allowed.includes(v)) {
     throw badRequest(`${field}: ${show(v)} is not allowed; allowed values: ${allowed.join(", ")}`);
   }
   return v;
 }
 
-function bool(field: string, v: unknown): boolean {
+export function bool(field: string, v: unknown): boolean {
   if (typeof v !== "boolean") throw badRequest(`${field} must be a boolean (true or false), got ${show(v)}`);
   return v;
 }
 
-function size(field: string, v: unknown): number {
+export function size(field: string, v: unknown): number {
   if (typeof v !== "number" || !SIZES.has(v)) {
     throw badRequest(`${field}: ${show(v)} is not an allowed compute size; allowed: ${SIZES_TEXT}`);
   }
@@ -62,7 +62,7 @@ function name(field: string, v: unknown): string {
   return v;
 }
 
-function pgSettings(field: string, v: unknown): Record<string, string> {
+export function pgSettings(field: string, v: unknown): Record<string, string> {
   if (!isObj(v)) throw badRequest(`${field} must be an object`);
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) {
@@ -77,7 +77,7 @@ function pgSettings(field: string, v: unknown): Record<string, string> {
  * fields ignored, as the real service ignores unknown fields. Which library names exist (available_preload_libraries):
  * not checked.
  */
-function preloadLibraries(field: string, v: unknown): PreloadLibraries {
+export function preloadLibraries(field: string, v: unknown): PreloadLibraries {
   if (!isObj(v)) throw badRequest(`${field} must be an object of use_defaults (boolean), enabled_libraries (strings)`);
   const out: PreloadLibraries = {};
   if (v.use_defaults !== undefined) out.use_defaults = bool(`${field}.use_defaults`, v.use_defaults);

@@ -99,8 +99,8 @@ function parentOf(store: Store, project: Project, input: BranchCreateInput): Bra
   return parent;
 }
 
-/** A compute of a new branch: init, pending active until its start_compute finishes. */
-function newEndpoint(
+/** A compute of a new branch (or of a new project's default branch): init, pending active until its start_compute finishes. */
+export function newEndpoint(
   store: Store,
   branch: Branch,
   regionId: string,

@@ -1,10 +1,10 @@
 import type { BranchMove } from "../behaviours";
 import { ApiError, badRequest, conflict, unprocessable } from "../errors";
-import { defaultConfig } from "../fixture";
 import { newEndpointId } from "../ids";
 import { settleConfig } from "../plans";
 import type { EndpointRecord, OperationRecord, Plan, Project } from "../types";
 import { applySizes, type EndpointCreate, type EndpointUpdate } from "../validation";
+import { computeDefaults } from "./projects";
 import { takeLock, type Service } from "./service";
 
 /**
@@ -31,7 +31,7 @@ function assertNoOtherPrimary(svc: Service, projectId: string, branchId: string,
 }
 
 /**
- * POST: a new compute at 0.25 CU unless sized, its config settled for the account's plan (plans.ts); 422 `branch not
+ * POST: a new compute with the project's default settings (0.25 CU unless set) unless sized, its config settled for the account's plan (plans.ts); 422 `branch not
  * ready yet` while a branch created through the API is still being set up.
  */
 export function createEndpoint(
@@ -42,7 +42,9 @@ export function createEndpoint(
   now: number,
 ): Changed {
   const { store } = svc;
-  const sized = applySizes({ ...defaultConfig(), ...input.config }, input.config, { min: 0.25, max: 0.25 }, "endpoint");
+  const base = computeDefaults(project); // the project's default_endpoint_settings (domain/projects.ts)
+  const current = { min: base.autoscaling_limit_min_cu, max: base.autoscaling_limit_max_cu };
+  const sized = applySizes({ ...base, ...input.config }, input.config, current, "endpoint");
   const config = settleConfig(plan, sized, "endpoint");
   const branch = store.branch(project.id, input.branchId);
   if (branch.readyAt !== undefined && now < branch.readyAt) throw unprocessable(BRANCH_NOT_READY);

@@ -3,6 +3,7 @@ import { ApiError, conflict, unprocessable } from "../errors";
 import { newRolePassword } from "../ids";
 import { isUnfinished } from "../operations";
 import type { Branch, OperationRecord, Project, RoleRecord } from "../types";
+import { passwordsStored } from "./projects";
 import { takeLock, type DeletedDatabase, type Service } from "./service";
 
 /**
@@ -76,13 +77,14 @@ export function deleteRole(
 
 /**
  * What reveal_password answers (OpenAPI `RolePasswordResponse`); 404 `role not found`; 412 "Storing passwords is
- * disabled" (the document's) with behaviour `storePasswords: false`. While a reset's operations run, the old password
+ * disabled" (the document's) in a project made with `store_passwords: false`, or with behaviour `storePasswords: false`. While a reset's operations run, the old password
  * with behaviour `revealAfterReset: "old"` (a **guess**, as the default `new` is: behaviours.ts).
  */
 export function revealPassword(svc: Service, branch: Branch, name: string, now: number): string {
   const role = svc.store.role(branch.id, name);
   if (role.password === undefined) throw noPassword(role, "reveal");
-  if (!svc.behaviours.storePasswords) throw new ApiError(412, "Storing passwords is disabled");
+  if (!passwordsStored(svc, svc.store.projects.get(branch.projectId)))
+    throw new ApiError(412, "Storing passwords is disabled");
   return resetInFlight(svc, role, now) ? role.reset!.oldPassword : role.password;
 }
 

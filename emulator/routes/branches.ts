@@ -1,14 +1,13 @@
 import { poolerRule } from "../behaviours";
 import { parseBranchCreate, parseBranchRestore, parseBranchUpdate } from "../branch-input";
-import { createBranch, type CreatedBranch } from "../domain/branch-create";
+import { createBranch } from "../domain/branch-create";
 import { restoreBranch } from "../domain/branch-restore";
 import { deleteBranch, updateBranch } from "../domain/branches";
+import { computeDefaults } from "../domain/projects";
 import {
-  connectionUri,
-  hostOf,
-  poolerHostOf,
   renderAnnotation,
   renderBranch,
+  renderConnections,
   renderDatabase,
   renderEndpoint,
   renderRole,
@@ -27,7 +26,8 @@ import { created, settledBranch, settledProject } from "./gate";
 function create(ctx: RequestContext): Reply {
   const project = settledProject(ctx);
   const { behaviours } = ctx.state;
-  const input = parseBranchCreate(ctx.body, { pooler: poolerRule(behaviours), plan: ctx.account.plan, now: ctx.now });
+  const options = { pooler: poolerRule(behaviours), plan: ctx.account.plan, now: ctx.now };
+  const input = parseBranchCreate(ctx.body, { ...options, defaults: computeDefaults(project) });
   const made = createBranch(ctx.state, project, input, ctx.now);
   const body = {
     branch: renderBranch(made.branch, ctx.now, true),
@@ -35,30 +35,9 @@ function create(ctx: RequestContext): Reply {
     operations: created(ctx, made.operations),
     roles: made.roles.map((r) => renderRole(r)),
     databases: made.databases.map(renderDatabase),
-    connection_uris: connectionUris(made.connection),
+    connection_uris: renderConnections(made.connection),
   };
   return { status: 201, body };
-}
-
-/**
- * The create's `connection_uris` (OpenAPI `ConnectionDetails`): the one connection the create offers, or an empty list
- * when it offers none (**guess**: the field is optional).
- */
-function connectionUris(c: CreatedBranch["connection"]): Record<string, unknown>[] {
-  if (!c) return [];
-  const password = c.role.password as string;
-  return [
-    {
-      connection_uri: connectionUri(c.role.name, password, hostOf(c.endpoint), c.database.name),
-      connection_parameters: {
-        database: c.database.name,
-        password,
-        role: c.role.name,
-        host: hostOf(c.endpoint),
-        pooler_host: poolerHostOf(c.endpoint),
-      },
-    },
-  ];
 }
 
 /** GET one: `{branch, annotation}` (OpenAPI `getProjectBranch`: `BranchResponse` + `AnnotationResponse`). */

@@ -48,7 +48,7 @@ describe("organization api_keys routes", () => {
       ["GET", `/projects/${otherOrgProject}/endpoints`],
       ["GET", `/projects/${em.projectId}`],
       ["GET", "/projects"],
-      ["POST", "/projects"], // a route the emulator does not model: refused for the key's scope all the same
+      ["POST", "/projects"], // "Cannot … create new projects" (docs, Manage API keys)
       ["GET", "/api_keys"],
       ["POST", "/api_keys"],
       ["POST", `/organizations/${orgId}/api_keys`],

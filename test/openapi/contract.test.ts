@@ -53,19 +53,24 @@ describe("matchRoute", () => {
     );
     expect(matchRoute("/api_keys/12")).toBe("/api_keys/{key_id}");
     expect(matchRoute("/projects")).toBe("/projects");
-    expect(matchRoute("/projects/shared")).toBeUndefined();
+    expect(matchRoute("/projects/shared")).toBeUndefined(); // the full document's own route, not a project id
+    expect(matchRoute("/projects/spring-example-302709")).toBe("/projects/{project_id}");
     expect(matchRoute("/organizations/org-a-1/api_keys")).toBe("/organizations/{org_id}/api_keys");
     expect(matchRoute("/organizations/org-a-1/api_keys/7")).toBe("/organizations/{org_id}/api_keys/{key_id}");
   });
 
-  it("knows every route of the subset and the organization key routes of the full document", () => {
+  it("knows every route of the subset, and the organization key and project routes of the full document", () => {
     const operations = contractOperations().map((o) => `${o.method} ${o.template}`);
-    expect(operations).toHaveLength(15 + 3);
+    expect(operations).toHaveLength(15 + 3 + 4);
     expect(operations).toEqual(
       expect.arrayContaining([
         "GET /organizations/{org_id}/api_keys",
         "POST /organizations/{org_id}/api_keys",
         "DELETE /organizations/{org_id}/api_keys/{key_id}",
+        "POST /projects",
+        "GET /projects/{project_id}",
+        "PATCH /projects/{project_id}",
+        "DELETE /projects/{project_id}",
       ]),
     );
   });
@@ -146,6 +151,48 @@ describe("validateResponse", () => {
     expect(validateResponse("DELETE", `${orgKeys}/1`, 200, revoked)).toEqual([]);
     expect(validateResponse("DELETE", `${orgKeys}/1`, 200, { ...revoked, revoked: "yes" })).toHaveLength(1);
     expect(validateResponse("GET", orgKeys, 404, { code: "", message: "not a member" })).toEqual([]);
+  });
+
+  it("validates the project routes with the full document's schemas (Project's required fields, CreatedProject)", () => {
+    const project = {
+      id: "spring-example-302709",
+      platform_id: "aws",
+      region_id: "aws-us-east-2",
+      name: "p",
+      provisioner: "k8s-neonvm",
+      pg_version: 17,
+      proxy_host: "us-east-2.aws.neon.tech",
+      branch_logical_size_limit: 512,
+      branch_logical_size_limit_bytes: 536870912,
+      store_passwords: true,
+      cpu_used_sec: 0,
+      creation_source: "console",
+      history_retention_seconds: 86400,
+      created_at: "2022-12-13T01:30:55Z",
+      updated_at: "2022-12-13T01:30:55Z",
+      owner_id: "629982cc-de05-43db-ae16-28f2399c4910",
+      data_storage_bytes_hour: 0,
+      data_transfer_bytes: 0,
+      written_data_bytes: 0,
+      compute_time_seconds: 0,
+      active_time_seconds: 0,
+      consumption_period_start: "2022-12-01T00:00:00Z",
+      consumption_period_end: "2023-01-01T00:00:00Z",
+    };
+    const one = `/projects/${project.id}`;
+    expect(validateResponse("GET", one, 200, { project })).toEqual([]);
+    expect(validateResponse("DELETE", one, 200, { project })).toEqual([]);
+    expect(validateResponse("PATCH", one, 200, { project, operations: [operation] })).toEqual([]);
+    expect(validateResponse("PATCH", one, 200, { project }).join()).toMatch(/required property 'operations'/);
+    const { history_retention_seconds: _h, ...withoutRetention } = project;
+    expect(validateResponse("GET", one, 200, { project: withoutRetention }).join()).toMatch(
+      /history_retention_seconds/,
+    );
+    const made = { project, connection_uris: [], roles: [], databases: [], operations: [], branch: {}, endpoints: [] };
+    expect(validateResponse("POST", "/projects", 201, made).join()).toMatch(/branch/); // a Branch lacks its fields
+    const { connection_uris: _c, ...withoutUris } = made;
+    expect(validateResponse("POST", "/projects", 201, withoutUris).join()).toMatch(/connection_uris/);
+    expect(validateResponse("POST", "/projects", 200, made).join()).toMatch(/status 200 is not documented/);
   });
 
   it("reports a success status the route does not document (create compute answering 200)", () => {

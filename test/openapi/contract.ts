@@ -1,6 +1,7 @@
 /**
- * The vendor's OpenAPI contract (`../shared/reference/openapi-subset.yaml`, plus the organization API key routes
- * of the official full document, {@link FROM_FULL_DOCUMENT}) as a response validator.
+ * The vendor's OpenAPI contract (`../shared/reference/openapi-subset.yaml`, plus the organization API key routes and
+ * the project create, get, update and delete of the official full document, {@link FROM_FULL_DOCUMENT}) as a response
+ * validator.
  *
  * Guards against an emulator (or a client's zod schemas) that drifts from the real service: a field renamed,
  * a required field missing, a status code changed (create compute is 201, not 200), an error body that is not
@@ -38,9 +39,16 @@ export function contractPath(): string {
 
 /**
  * Routes the subset lacks, taken with the schemas they use from the official full document that ships with
- * `@neondatabase/api-client` (public-v2-for-users.gen.yaml): the organization API keys (issue 14).
+ * `@neondatabase/api-client` (public-v2-for-users.gen.yaml): the organization API keys (issue 14), and the project's
+ * create, get, update and delete (issue 26). Of a path the subset has (`/projects`), only the methods it lacks are taken
+ * (`createProject`): what the subset describes stays the subset's.
  */
-export const FROM_FULL_DOCUMENT = ["/organizations/{org_id}/api_keys", "/organizations/{org_id}/api_keys/{key_id}"];
+export const FROM_FULL_DOCUMENT = [
+  "/organizations/{org_id}/api_keys",
+  "/organizations/{org_id}/api_keys/{key_id}",
+  "/projects",
+  "/projects/{project_id}",
+];
 
 /** The official full document: `<root>/node_modules/@neondatabase/api-client/public-v2-for-users.gen.yaml`. */
 export function fullDocumentPath(): string {
@@ -56,6 +64,8 @@ interface Route {
 interface Contract {
   ajv: Ajv;
   routes: Route[];
+  /** Literal paths of the full document the contract lacks (`/projects/shared`): no template of it matches them. */
+  literalsOutside: Set<string>;
   document: JsonObject;
   cache: Map<string, ValidateFunction | "empty">;
 }
@@ -70,42 +80,60 @@ function templateToRegExp(template: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-/** Names of the component schemas `node` references (`#/components/schemas/X` → X). */
-function schemaRefs(node: Json, into: Set<string> = new Set()): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => schemaRefs(item, into));
+/** The components `node` references, as `schemas/X` or `responses/X` (`#/components/schemas/X` → `schemas/X`). */
+function componentRefs(node: Json, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(node)) node.forEach((item) => componentRefs(item, into));
   else if (isObject(node)) {
     for (const [key, value] of Object.entries(node)) {
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) {
-        into.add(value.slice("#/components/schemas/".length));
-      } else schemaRefs(value, into);
+      if (key === "$ref" && typeof value === "string" && /^#\/components\/(schemas|responses)\//.test(value)) {
+        into.add(value.slice("#/components/".length));
+      } else componentRefs(value, into);
     }
   }
   return into;
 }
 
+/** The full document's path item with the subset's operations (and parameters) in place of the full document's. */
+function mergedPathItem(subsetItem: Json | undefined, fullItem: Json | undefined): JsonObject {
+  if (!isObject(fullItem)) throw new Error("a route of FROM_FULL_DOCUMENT is not in the full document");
+  return isObject(subsetItem) ? { ...fullItem, ...subsetItem } : fullItem;
+}
+
 /**
- * The subset with {@link FROM_FULL_DOCUMENT}'s path items added, and every schema they reach (transitively) that
- * the subset lacks; a schema both documents hold stays the subset's.
+ * The subset with {@link FROM_FULL_DOCUMENT}'s path items added (merged, where the subset has the path), and every
+ * schema and response they reach (transitively) that the subset lacks; a component both documents hold stays the
+ * subset's.
  */
-function withFullDocumentRoutes(subset: JsonObject): JsonObject {
+function withFullDocumentRoutes(subset: JsonObject): { document: JsonObject; literalsOutside: Set<string> } {
   const full = parse(fs.readFileSync(fullDocumentPath(), "utf8")) as JsonObject;
-  const fullSchemas = (full.components as JsonObject).schemas as JsonObject;
-  const schemas = { ...((subset.components as JsonObject).schemas as JsonObject) };
+  const fullComponents = full.components as JsonObject;
+  const subsetComponents = subset.components as JsonObject;
+  const components: Record<string, JsonObject> = {
+    schemas: { ...(subsetComponents.schemas as JsonObject) },
+    responses: { ...(subsetComponents.responses as JsonObject) },
+  };
   const paths = { ...(subset.paths as JsonObject) };
-  const pending = [...FROM_FULL_DOCUMENT.map((template) => (paths[template] = (full.paths as JsonObject)[template]))];
+  const fullPaths = full.paths as JsonObject;
+  const pending: Json[] = FROM_FULL_DOCUMENT.map((t) => (paths[t] = mergedPathItem(paths[t], fullPaths[t])));
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    for (const name of schemaRefs(node)) {
-      if (schemas[name] !== undefined) continue;
-      if (fullSchemas[name] === undefined) throw new Error(`the full document has no schema ${name}`);
-      pending.push((schemas[name] = fullSchemas[name]));
+    for (const ref of componentRefs(node)) {
+      const [kind, name] = ref.split("/");
+      if (components[kind][name] !== undefined) continue;
+      const found = (fullComponents[kind] as JsonObject)[name];
+      if (found === undefined) throw new Error(`the full document has no ${ref}`);
+      pending.push((components[kind][name] = found));
     }
   }
-  return { ...subset, paths, components: { ...(subset.components as JsonObject), schemas } };
+  const document = { ...subset, paths, components: { ...subsetComponents, ...components } };
+  const literalsOutside = Object.keys(fullPaths).filter((t) => !t.includes("{") && paths[t] === undefined);
+  return { document, literalsOutside: new Set(literalsOutside) };
 }
 
 function load(): Contract {
   if (loaded) return loaded;
-  const document = withFullDocumentRoutes(parse(fs.readFileSync(contractPath(), "utf8")) as JsonObject);
+  const { document, literalsOutside } = withFullDocumentRoutes(
+    parse(fs.readFileSync(contractPath(), "utf8")) as JsonObject,
+  );
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
   addFormats(ajv);
   for (const format of collectFormats(document)) {
@@ -118,7 +146,7 @@ function load(): Contract {
   const routes = Object.keys(paths)
     .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
     .map((template) => ({ template, pattern: templateToRegExp(template), item: paths[template] as JsonObject }));
-  loaded = { ajv, routes, document, cache: new Map() };
+  loaded = { ajv, routes, literalsOutside, document, cache: new Map() };
   return loaded;
 }
 
@@ -134,7 +162,9 @@ export function normalizePath(pathOrUrl: string): string {
 /** The contract's template for a concrete path (`/projects/p/endpoints/ep-x` → `/projects/{project_id}/endpoints/{endpoint_id}`). */
 export function matchRoute(pathOrUrl: string): string | undefined {
   const p = normalizePath(pathOrUrl);
-  return load().routes.find((route) => route.pattern.test(p))?.template;
+  const contract = load();
+  if (contract.literalsOutside.has(p)) return undefined; // `/projects/shared` is no `/projects/{project_id}`
+  return contract.routes.find((route) => route.pattern.test(p))?.template;
 }
 
 /** Follows `#/components/responses/X` references of a responses map entry. */
