@@ -232,8 +232,10 @@ describe("ids, paths, methods and query parameters", () => {
     const routes = [
       { path: () => "/api_keys", allowed: ["GET", "POST"] },
       { path: () => `/api_keys/${(before.keys as { id: number }[])[0].id}`, allowed: ["DELETE"] },
-      { path: () => "/projects", allowed: ["GET"] },
-      { path: () => "/projects/shared", allowed: ["GET"] },
+      { path: () => "/projects", allowed: ["GET", "POST"] },
+      // PATCH and DELETE of /projects/shared are /projects/{project_id}'s, for a project id "shared" (none: 404).
+      { path: () => "/projects/shared", allowed: ["GET", "PATCH", "DELETE"] },
+      { path: () => `/projects/${projectId}`, allowed: ["GET", "PATCH", "DELETE"] },
       { path: createPath, allowed: ["GET", "POST"] },
       { path: primaryPath, allowed: ["GET", "PATCH", "DELETE"] },
       { path: () => `${primaryPath()}/restart`, allowed: ["POST"] },

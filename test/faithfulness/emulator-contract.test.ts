@@ -218,6 +218,38 @@ describe("emulator routes against the contract (default world)", () => {
     settle(world);
   });
 
+  it("creates a project with its branch, compute, role and database; reads, updates and deletes it", async () => {
+    const created = await world.http.request({
+      method: "POST",
+      path: "/projects",
+      json: { project: { name: "made-here", pg_version: 17 } },
+    });
+    expect(created.status).toBe(201);
+    const made = created.body as {
+      project: { id: string; name: string };
+      branch: { name: string };
+      endpoints: EndpointBody[];
+      roles: { name: string }[];
+      databases: { name: string; owner_name: string }[];
+      operations: OperationBody[];
+    };
+    expect(made.project.name).toBe("made-here");
+    expect(made.branch.name).toBe("main");
+    expect(made.endpoints.map((e) => e.type)).toEqual(["read_write"]);
+    expect(made.databases).toMatchObject([{ name: "neondb", owner_name: "neondb_owner" }]);
+    expect(made.roles.map((r) => r.name)).toContain("neondb_owner");
+    expect(made.operations.map((o) => o.action)).toEqual(["create_timeline", "start_compute"]);
+    settle(world);
+    const path = `/projects/${made.project.id}`;
+    expect((await world.http.request({ method: "GET", path })).status).toBe(200);
+    const renamed = await world.http.request({ method: "PATCH", path, json: { project: { name: "renamed" } } });
+    expect(renamed.status).toBe(200);
+    expect((renamed.body as { project: { name: string } }).project.name).toBe("renamed");
+    settle(world);
+    expect((await world.http.request({ method: "DELETE", path })).status).toBe(200);
+    expect((await world.http.request({ method: "GET", path })).status).toBe(404);
+  });
+
   it("echoes a client's X-Request-ID as request_id and answers 404 for another project", async () => {
     const res = await world.http.request({
       method: "GET",
