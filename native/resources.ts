@@ -36,7 +36,7 @@ export interface Lifecycle {
 /**
  * Compute's diff, deleting first whenever it replaces: what the Compute class's default `deleteBeforeReplace` does for
  * the dynamic resource (compute/resource.ts, `deletingFirst`: a create refuses a compute named for the resource that
- * no state is known to hold, compute/owner.ts). A native resource has no class to set the option, so the Diff answers
+ * no state is known to hold, compute/owner-tag.ts). A native resource has no class to set the option, so the Diff answers
  * it; a program's own `deleteBeforeReplace: false` still wins (the engine takes the option over the answer:
  * pulumi/pulumi step_generator.go). The engine asks no Diff for `--replace` or a new `replacementTrigger`: those need
  * the option in the program (README, The native plugin).

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Branch } from "../../client";
+import { noteBranchCreated } from "../shared/connections";
 import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
@@ -101,6 +102,7 @@ const inStateProject = (id: string, props: Props, ..._news: unknown[]): Situatio
 
 export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   const made = inputs.adoptId ? await adoptBranch(inputs) : await createBranch(inputs);
+  if (!inputs.adoptId) noteBranchCreated(made.branch.id);
   return { id: made.branch.id, outs: outputsWith(made.branch, made.annotation, inputs, made.origin) };
 });
 

@@ -50,7 +50,7 @@ export interface BranchArgs {
    */
   resetTriggers?: pulumi.Input<unknown[]>;
   /**
-   * Adopt an existing branch by id instead of creating one (Pulumi's `import` cannot reach dynamic providers). Acts at
+   * Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at
    * creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
    */
   adoptId?: pulumi.Input<string>;

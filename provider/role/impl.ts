@@ -20,8 +20,7 @@ import { client, configure as configureRuntime, noteProgramCheck } from "../shar
 import { stableJson } from "../shared/stable-json";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
-import { branchConnectionsDrop, shown } from "../shared/connections";
-import { isUnknown } from "../shared/unknown";
+import { branchConnectionsDrop, isNewBranch, shown } from "../shared/connections";
 
 type Props = Record<string, unknown>;
 
@@ -195,13 +194,13 @@ export function resetWarning(id: string, olds: Record<string, unknown>, plan: Ro
 /**
  * The preview's warning for a role to be created (a create, or a replacement's new role: `replaced` names the old one
  * and the plan): creating a role drops the branch's open connections (OpenAPI `createProjectBranchRole`). None for a
- * branch this update creates: its id is unknown in the preview, and nothing is connected to it yet.
+ * branch this update creates: its id is unknown in the preview, and nothing is connected to it yet (connections.ts).
  */
 export function createWarning(
   news: Record<string, unknown>,
   replaced?: { id: string; plan: RolePlan },
 ): string | undefined {
-  if (isUnknown(news.branchId)) return undefined;
+  if (isNewBranch(news.branchId)) return undefined;
   const replacing = replaced ? ` (replacing ${replaced.id}: ${replaced.plan.replaces.join(", ")} changed)` : "";
   return branchConnectionsDrop(
     `Role ${shown(news.name)} of branch ${shown(news.branchId)} will be created${replacing}`,

@@ -16,3 +16,19 @@ export function shown(value: unknown): string {
 export function branchConnectionsDrop(what: string, branchId: unknown, then = ""): string {
   return `${what}: the computes of branch ${shown(branchId)} apply it, and their open connections will drop${then}.`;
 }
+
+/** The branches this process created (not adopted): nothing was connected to them before this update. */
+const created = new Set<string>();
+
+/** Notes a branch this process has just created. */
+export function noteBranchCreated(branchId: string): void {
+  created.add(branchId);
+}
+
+/**
+ * True when the branch can have no open connections to drop: it is unknown in a preview (the update creates or
+ * replaces it), or this process created it in this update.
+ */
+export function isNewBranch(branchId: unknown): boolean {
+  return isUnknown(branchId) || (typeof branchId === "string" && created.has(branchId));
+}

@@ -6,7 +6,7 @@
  * silently, and the advice then given works; a reset whose answer was lost is sent once under each plausible service
  * (reveal shows the new password at once, or the old one until the reset's operations finish).
  */
-import { Role, RoleArgs } from "../../provider";
+import { Branch, Role, RoleArgs } from "../../provider";
 import { CommandResult, LocalStack } from "../../testing";
 import { EmulatorOptions } from "../../emulator";
 import { neonWorld, NeonWorld, ok, ops, outputs, requests, writes } from "./world";
@@ -122,6 +122,29 @@ describe("Role passwords and warnings (the service as it is)", () => {
       expect(stack.exportState()).not.toContain(String(role.password));
       await expectNoChange(stack);
       ok(await stack.destroy());
+    },
+    LONG,
+  );
+});
+
+describe("a Role on a branch the same update creates", () => {
+  it(
+    "warns of no dropped connections, in the preview (the branch unknown) or the update (created by this process)",
+    async () => {
+      const world = await neonWorld();
+      try {
+        const stack = world.stack(() => {
+          const branch = new Branch("feature", { projectId: world.projectId, parentId: world.branches.main });
+          const role = new Role("app", { projectId: world.projectId, branchId: branch.id, name: "app_user" });
+          return { role: role.name };
+        });
+        const up = ok(await stack.up());
+        expect(ops(up, "feature", "app").sort()).toEqual(["create app", "create feature"]);
+        expect(warningsOf(up).filter((w) => w.includes("connections will drop"))).toEqual([]);
+        ok(await stack.destroy());
+      } finally {
+        await world.stop();
+      }
     },
     LONG,
   );
