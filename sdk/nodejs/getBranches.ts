@@ -26,7 +26,7 @@ export interface GetBranchesArgs {
 
 export interface GetBranchesResult {
     /**
-     * Every branch of the project, oldest first.
+     * Every branch of the project, newest first (the service's order by creation time).
      */
     readonly branches: outputs.BranchInfo[];
 }

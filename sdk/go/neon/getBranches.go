@@ -28,7 +28,7 @@ type GetBranchesArgs struct {
 }
 
 type GetBranchesResult struct {
-	// Every branch of the project, oldest first.
+	// Every branch of the project, newest first (the service's order by creation time).
 	Branches []BranchInfo `pulumi:"branches"`
 }
 
@@ -64,7 +64,7 @@ func (o GetBranchesResultOutput) ToGetBranchesResultOutputWithContext(ctx contex
 	return o
 }
 
-// Every branch of the project, oldest first.
+// Every branch of the project, newest first (the service's order by creation time).
 func (o GetBranchesResultOutput) Branches() BranchInfoArrayOutput {
 	return o.ApplyT(func(v GetBranchesResult) []BranchInfo { return v.Branches }).(BranchInfoArrayOutput)
 }

@@ -33,7 +33,7 @@ class GetBranchesResult:
     @pulumi.getter
     def branches(self) -> Sequence['outputs.BranchInfo']:
         """
-        Every branch of the project, oldest first.
+        Every branch of the project, newest first (the service's order by creation time).
         """
         return pulumi.get(self, "branches")
 
