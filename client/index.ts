@@ -33,7 +33,7 @@ export { RateLimitOptions, DEFAULT_RATE_LIMIT } from "./rate-limit";
 export { ProjectQuery } from "./paging";
 export { EndpointWithOperations, EndpointDeleted, RecoverCreated } from "./resources/endpoints";
 export { Recover } from "./resources/recover";
-export { BranchCreate, BranchWithOperations, BranchDeleted } from "./resources/branches";
+export { AnnotatedBranch, BranchCreate, BranchWithOperations, BranchDeleted } from "./resources/branches";
 export { RoleWithOperations, RoleDeleted } from "./resources/roles";
 export { DatabaseWithOperations, DatabaseDeleted } from "./resources/databases";
 export { ConnectionUriQuery } from "./resources/projects";

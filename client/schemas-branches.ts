@@ -80,6 +80,8 @@ export type Branch = z.infer<typeof Branch>;
 /** GET /projects/{p}/branches: `BranchesResponse` and `CursorPaginationResponse` (`next`: the next page's cursor). */
 export const BranchesResponse = z.object({
   branches: z.array(Branch),
+  /** `AnnotationsMapResponse`: the annotations of the page's branches, by branch id (a branch with none: absent). */
+  annotations: z.record(z.string(), Annotation).optional(),
   pagination: z.object({ next: z.string().optional() }).optional(),
 });
 

@@ -69,7 +69,8 @@ const struct = (props: Props) => Struct.fromJavaScript(props as never);
 const urnOf = (type: string, name: string) => `urn:pulumi:dev::native-test::neon:index:${type}::${name}`;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
+  // pages of two where the API pages: the default world's three branches fill two, so a lookup must read both
+  emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false, pageSize: 2 });
   engine = await startLogEngine();
 });
 
@@ -137,6 +138,67 @@ describe("the native plugin over gRPC", () => {
     expect(badSearch.getFailuresList().map((f) => f.getProperty())).toEqual(["search"]);
     expect(emulator.requests.length).toBe(before);
     await expect(invoke("neon:index:getNothing", {})).rejects.toThrow(/no function neon:index:getNothing/);
+  });
+
+  it("serves the lookups with the configured key: every page of a list, each element a resource's outputs", async () => {
+    const invoke = async (tok: string, args: Props) => {
+      const request = new proto.InvokeRequest().setTok(`neon:index:${tok}`).setArgs(struct(args));
+      const answer = await rpc<proto.InvokeRequest, proto.InvokeResponse>(plugin, "invoke", request);
+      expect(answer.getFailuresList()).toEqual([]);
+      return answer.getReturn()!.toJavaScript() as Props;
+    };
+    const projectId = emulator.projectId;
+    const mark = emulator.requests.length;
+    const { branches } = (await invoke("getBranches", { projectId })) as { branches: Props[] };
+    expect(branches.map((b) => b.name).sort()).toEqual(["dev", "main", "staging"]);
+    const lists = emulator.requests.slice(mark).filter((r) => r.path === `/projects/${projectId}/branches`);
+    expect(lists).toHaveLength(2); // three branches, pages of two
+    const main = branches.find((b) => b.name === "main")!;
+    expect(main).toMatchObject({ projectId, default: true });
+    expect(main).not.toHaveProperty("resourceName");
+    expect(await invoke("getBranch", { projectId, name: "main" })).toEqual(main);
+    expect(await invoke("getBranch", { projectId, branchId: main.branchId })).toEqual(main);
+    expect(await invoke("getProject", { projectId })).toMatchObject({ projectId, defaultBranchId: main.branchId });
+    const { computes } = (await invoke("getComputes", { projectId })) as { computes: Props[] };
+    expect(computes).toEqual([expect.objectContaining({ branchId: main.branchId, poolerHost: expect.any(String) })]);
+    const branchOf = { projectId, branchId: main.branchId };
+    const { roles } = (await invoke("getRoles", branchOf)) as { roles: Props[] };
+    expect(roles).toEqual([expect.objectContaining({ name: "neondb_owner", noLogin: false })]);
+    expect(roles[0]).not.toHaveProperty("password");
+    const { databases } = (await invoke("getDatabases", branchOf)) as { databases: Props[] };
+    expect(databases).toEqual([expect.objectContaining({ name: "neondb", ownerName: "neondb_owner" })]);
+  });
+
+  it("a lookup's bad arguments are failures naming them, nothing sent; a missing object is an error naming it", async () => {
+    const invoke = (tok: string, args: Props) =>
+      rpc<proto.InvokeRequest, proto.InvokeResponse>(
+        plugin,
+        "invoke",
+        new proto.InvokeRequest().setTok(`neon:index:${tok}`).setArgs(struct(args)),
+      );
+    const failures = async (tok: string, args: Props) =>
+      (await invoke(tok, args)).getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+    const projectId = emulator.projectId;
+    const before = emulator.requests.length;
+    expect(await failures("getBranch", { projectId })).toEqual([
+      ["branchId", "branchId must be given, or name: a branch is looked up by its id or its name"],
+    ]);
+    expect(await failures("getComputes", { projectId, branchId: "dev" })).toEqual([
+      ["branchId", expect.stringMatching(/^branchId must be a branch id: .*, or left out \(got "dev"\)$/)],
+    ]);
+    expect(await failures("getRoles", { branchId: "br-a-1" })).toEqual([
+      ["projectId", expect.stringMatching(/^projectId must be a project id/)],
+    ]);
+    expect(await failures("getProject", { projectId: 5 })).toEqual([
+      ["projectId", expect.stringMatching(/^projectId must be a project id: .* \(got 5\)$/)],
+    ]);
+    expect(emulator.requests.length).toBe(before);
+    await expect(invoke("getBranch", { projectId, name: "nope" })).rejects.toThrow(
+      `getBranch: project ${projectId} has no branch named "nope"`,
+    );
+    await expect(invoke("getDatabases", { projectId: "no-such-project", branchId: "br-a-1" })).rejects.toThrow(
+      "getDatabases: project no-such-project was not found",
+    );
   });
 
   it("a refused input that came in as a secret is not shown in the reason; a plain one is", async () => {

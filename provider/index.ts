@@ -22,3 +22,46 @@ export {
   GetProjectsResult,
   ProjectSummary,
 } from "./functions/get-projects";
+export {
+  getProject,
+  getProjectOutput,
+  GetProjectArgs,
+  GetProjectOutputArgs,
+  GetProjectResult,
+} from "./functions/get-project";
+export {
+  getBranch,
+  getBranchOutput,
+  getBranches,
+  getBranchesOutput,
+  BranchInfo,
+  GetBranchArgs,
+  GetBranchOutputArgs,
+  GetBranchesArgs,
+  GetBranchesOutputArgs,
+  GetBranchesResult,
+} from "./functions/get-branch";
+export {
+  getComputes,
+  getComputesOutput,
+  ComputeInfo,
+  GetComputesArgs,
+  GetComputesOutputArgs,
+  GetComputesResult,
+} from "./functions/get-computes";
+export {
+  getRoles,
+  getRolesOutput,
+  RoleInfo,
+  GetRolesArgs,
+  GetRolesOutputArgs,
+  GetRolesResult,
+} from "./functions/get-roles";
+export {
+  getDatabases,
+  getDatabasesOutput,
+  DatabaseInfo,
+  GetDatabasesArgs,
+  GetDatabasesOutputArgs,
+  GetDatabasesResult,
+} from "./functions/get-databases";

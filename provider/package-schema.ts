@@ -4,6 +4,8 @@
  * languages' settings. The resources and their enumerations come from their declarations (provider/declarations.ts);
  * `npm run generate` (scripts/generate.ts) puts the two together. The version is package.json's.
  */
+import { LOOKUP_FUNCTIONS, LOOKUP_TYPES } from "./functions/lookups-schema";
+
 export const PACKAGE_HEADER = {
   name: "neon",
   displayName: "Neon",
@@ -107,6 +109,7 @@ export const FUNCTION_TYPES = {
     },
     required: ["id", "name", "regionId"],
   },
+  ...LOOKUP_TYPES,
 };
 
 export const FUNCTIONS = {
@@ -168,6 +171,7 @@ export const FUNCTIONS = {
       required: ["password"],
     },
   },
+  ...LOOKUP_FUNCTIONS,
 };
 
 /**

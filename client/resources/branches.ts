@@ -30,6 +30,12 @@ export interface BranchWithOperations {
   operations: Operation[];
 }
 
+/** A listed branch and its annotation's value (none when it has no annotation). */
+export interface AnnotatedBranch {
+  branch: Branch;
+  annotation?: Record<string, string>;
+}
+
 /** A delete's result: no `branch` when it was not there (404 / 204). */
 export interface BranchDeleted {
   branch?: Branch;
@@ -47,12 +53,19 @@ export class BranchesApi {
    * size is the service's: no default is documented). Sorted by `created_at`, which no change moves, so a branch
    * updated during the walk is neither skipped nor listed twice (the default sort, `updated_at`, would move it).
    */
-  list(projectId: string): Promise<Branch[]> {
+  async list(projectId: string): Promise<Branch[]> {
+    return (await this.listAnnotated(projectId)).map((listed) => listed.branch);
+  }
+
+  /** `list`, each branch with its annotation's value, when it has one (the pages' `annotations`). */
+  listAnnotated(projectId: string): Promise<AnnotatedBranch[]> {
     const path = `/projects/${seg(projectId)}/branches`;
     const read = async (cursor: string | undefined) => {
       const query = { sort_by: "created_at", cursor };
       const page = await this.ctx.transport.request({ method: "GET", path, query, schema: BranchesResponse });
-      return { items: page.branches, cursor: page.pagination?.next };
+      const annotationOf = (id: string) => page.annotations?.[id]?.value;
+      const items = page.branches.map((branch) => ({ branch, annotation: annotationOf(branch.id) }));
+      return { items, cursor: page.pagination?.next };
     };
     return collect(walkPages(read));
   }

@@ -1,6 +1,6 @@
 /** The project listing (owned and shared), walked page by page; a project's connection URI. */
 import { iterateProjects, listAllProjects, ProjectQuery } from "../paging";
-import { Project } from "../schemas";
+import { Project, ProjectDetail, ProjectResponse } from "../schemas";
 import { ConnectionURIResponse } from "../schemas-branches";
 import { ClientContext, seg } from "./context";
 
@@ -29,6 +29,12 @@ export class ProjectsApi {
   /** Every project of the account, all pages collected. */
   listAll(query?: ProjectQuery): Promise<Project[]> {
     return listAllProjects(this.ctx.transport, query);
+  }
+
+  /** GET /projects/{p} → the project (kind `not_found` when absent, or out of the key's reach). */
+  async get(projectId: string): Promise<ProjectDetail> {
+    const path = `/projects/${seg(projectId)}`;
+    return (await this.ctx.transport.request({ method: "GET", path, schema: ProjectResponse })).project;
   }
 
   /** Every project shared with the account (`/projects/shared`, same paging). */

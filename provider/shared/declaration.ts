@@ -254,7 +254,7 @@ export function apiBody(declaration: Declaration, news: Props, properties: reado
  * named object type's value in the program's names), then `extra`, what the resource's hooks add (the project the
  * record does not name, a password, …).
  */
-export function outputsFrom(declaration: Declaration, record: object, extra: Props = {}): Props {
+export function outputsFrom(declaration: Pick<Declaration, "outputs">, record: object, extra: Props = {}): Props {
   const outputs: Props = {};
   for (const [name, row] of Object.entries(declaration.outputs)) {
     if (row.api === undefined) continue;

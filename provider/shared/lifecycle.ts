@@ -214,10 +214,13 @@ export async function explainGone(error: unknown, object: ProjectObject, hooks: 
   }
 }
 
-/** "<the key's setting> does not reach project p (…): use a key that does". */
-export function outOfReach(projectId: string): string {
+/**
+ * "<the key's setting> does not reach project p (…): use a key that does". `key` names the setting (default: the
+ * plugin's; a function run in the program passes its own, `neon:apiKey`).
+ */
+export function outOfReach(projectId: string, key = keySetting(currentSettings())): string {
   return (
-    `${keySetting(currentSettings())} does not reach project ${projectId} (another account's key, or an organization ` +
+    `${key} does not reach project ${projectId} (another account's key, or an organization ` +
     `or project-scoped key of another organization or project): use a key that does`
   );
 }

@@ -9,7 +9,7 @@ import { Declaration, InputRow, OutputRow, tokenOf } from "./declaration";
 type Json = Record<string, unknown>;
 
 /** One property's schema: its type (or its named type's), description, secrecy and deprecation. */
-function propertyOf(row: InputRow | OutputRow): Json {
+export function propertyOf(row: InputRow | OutputRow): Json {
   const named = row.enum ?? row.object;
   const type = named ? { $ref: `#/types/${named.token}` } : row.schema;
   return {

@@ -25,6 +25,31 @@ export type Database = import("./database").Database;
 export const Database: typeof import("./database").Database = null as any;
 utilities.lazyLoad(exports, ["Database"], () => require("./database"));
 
+export { GetBranchArgs, GetBranchResult, GetBranchOutputArgs } from "./getBranch";
+export const getBranch: typeof import("./getBranch").getBranch = null as any;
+export const getBranchOutput: typeof import("./getBranch").getBranchOutput = null as any;
+utilities.lazyLoad(exports, ["getBranch","getBranchOutput"], () => require("./getBranch"));
+
+export { GetBranchesArgs, GetBranchesResult, GetBranchesOutputArgs } from "./getBranches";
+export const getBranches: typeof import("./getBranches").getBranches = null as any;
+export const getBranchesOutput: typeof import("./getBranches").getBranchesOutput = null as any;
+utilities.lazyLoad(exports, ["getBranches","getBranchesOutput"], () => require("./getBranches"));
+
+export { GetComputesArgs, GetComputesResult, GetComputesOutputArgs } from "./getComputes";
+export const getComputes: typeof import("./getComputes").getComputes = null as any;
+export const getComputesOutput: typeof import("./getComputes").getComputesOutput = null as any;
+utilities.lazyLoad(exports, ["getComputes","getComputesOutput"], () => require("./getComputes"));
+
+export { GetDatabasesArgs, GetDatabasesResult, GetDatabasesOutputArgs } from "./getDatabases";
+export const getDatabases: typeof import("./getDatabases").getDatabases = null as any;
+export const getDatabasesOutput: typeof import("./getDatabases").getDatabasesOutput = null as any;
+utilities.lazyLoad(exports, ["getDatabases","getDatabasesOutput"], () => require("./getDatabases"));
+
+export { GetProjectArgs, GetProjectResult, GetProjectOutputArgs } from "./getProject";
+export const getProject: typeof import("./getProject").getProject = null as any;
+export const getProjectOutput: typeof import("./getProject").getProjectOutput = null as any;
+utilities.lazyLoad(exports, ["getProject","getProjectOutput"], () => require("./getProject"));
+
 export { GetProjectsArgs, GetProjectsResult, GetProjectsOutputArgs } from "./getProjects";
 export const getProjects: typeof import("./getProjects").getProjects = null as any;
 export const getProjectsOutput: typeof import("./getProjects").getProjectsOutput = null as any;
@@ -34,6 +59,11 @@ export { GetRolePasswordArgs, GetRolePasswordResult, GetRolePasswordOutputArgs }
 export const getRolePassword: typeof import("./getRolePassword").getRolePassword = null as any;
 export const getRolePasswordOutput: typeof import("./getRolePassword").getRolePasswordOutput = null as any;
 utilities.lazyLoad(exports, ["getRolePassword","getRolePasswordOutput"], () => require("./getRolePassword"));
+
+export { GetRolesArgs, GetRolesResult, GetRolesOutputArgs } from "./getRoles";
+export const getRoles: typeof import("./getRoles").getRoles = null as any;
+export const getRolesOutput: typeof import("./getRoles").getRolesOutput = null as any;
+utilities.lazyLoad(exports, ["getRoles","getRolesOutput"], () => require("./getRoles"));
 
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;

@@ -14,6 +14,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Branch, Compute, Database, Role } from "../../provider";
 import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
 import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
+import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
 import { DATABASE_OUTPUTS } from "../../provider/database/resource";
 import { ROLE_OUTPUTS } from "../../provider/role/resource";
 import { CONFIG_KEYS } from "../../client";
@@ -97,10 +98,21 @@ function simpleKind(type: ts.TypeNode): Kind {
   throw new Error(`unhandled type ${type.getText()}`);
 }
 
-/** A reference to an interface the same file declares (a named object type's, `PreloadLibrariesArgs`). */
+/**
+ * A reference to an interface the same file declares (a named object type's, `PreloadLibrariesArgs`), or imports as a
+ * type (a lookup's `PreloadLibraries`, Compute's).
+ */
 function isInterfaceOfFile(type: ts.TypeReferenceNode): boolean {
   const name = type.typeName.getText();
-  return type.getSourceFile().statements.some((s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  const imported = (s: ts.Statement) =>
+    ts.isImportDeclaration(s) &&
+    s.importClause?.isTypeOnly === true &&
+    s.importClause.namedBindings !== undefined &&
+    ts.isNamedImports(s.importClause.namedBindings) &&
+    s.importClause.namedBindings.elements.some((e) => e.name.text === name);
+  return type
+    .getSourceFile()
+    .statements.some((s) => (ts.isInterfaceDeclaration(s) && s.name.text === name) || imported(s));
 }
 
 /** The kind a schema property spec describes, following `$ref`s into the schema's types. */
@@ -152,7 +164,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
   const getProjects = schema.functions["neon:index:getProjects"];
   const getRolePassword = schema.functions["neon:index:getRolePassword"];
 
-  it("names the package neon, with the five resources and the two functions (connectionUri, no request, is none)", () => {
+  it("names the package neon, with the five resources and the eight functions (connectionUri, no request, is none)", () => {
     expect(schema.name).toBe("neon");
     expect(Object.keys(schema.resources).sort()).toEqual([
       "neon:index:ApiKey",
@@ -161,7 +173,16 @@ describe("schema.json agrees with the TypeScript surface", () => {
       "neon:index:Database",
       "neon:index:Role",
     ]);
-    expect(Object.keys(schema.functions).sort()).toEqual(["neon:index:getProjects", "neon:index:getRolePassword"]);
+    expect(Object.keys(schema.functions).sort()).toEqual([
+      "neon:index:getBranch",
+      "neon:index:getBranches",
+      "neon:index:getComputes",
+      "neon:index:getDatabases",
+      "neon:index:getProject",
+      "neon:index:getProjects",
+      "neon:index:getRolePassword",
+      "neon:index:getRoles",
+    ]);
   });
 
   it("carries the package's version, and every example installs the package from this repository as written", () => {
@@ -286,6 +307,48 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(schemaMembers(summary.properties, summary.required)).toEqual(interfaceMembers(file, "ProjectSummary"));
   });
 
+  describe.each([
+    ["getProject", "get-project.ts", "GetProjectArgs", "GetProjectOutputArgs", "GetProjectResult"],
+    ["getBranch", "get-branch.ts", "GetBranchArgs", "GetBranchOutputArgs", "BranchInfo"],
+    ["getBranches", "get-branch.ts", "GetBranchesArgs", "GetBranchesOutputArgs", "GetBranchesResult"],
+    ["getComputes", "get-computes.ts", "GetComputesArgs", "GetComputesOutputArgs", "GetComputesResult"],
+    ["getRoles", "get-roles.ts", "GetRolesArgs", "GetRolesOutputArgs", "GetRolesResult"],
+    ["getDatabases", "get-databases.ts", "GetDatabasesArgs", "GetDatabasesOutputArgs", "GetDatabasesResult"],
+  ])("the lookup %s", (name, file, args, outputArgs, result) => {
+    const fn = schema.functions[`neon:index:${name}`];
+    const path = `provider/functions/${file}`;
+    it(`takes ${args} (and ${outputArgs}, each an Input) and gives ${result}`, () => {
+      expect(schemaMembers(fn.inputs.properties, fn.inputs.required)).toEqual(interfaceMembers(path, args));
+      expect(schemaMembers(fn.inputs.properties, fn.inputs.required)).toEqual(interfaceMembers(path, outputArgs));
+      expect(schemaMembers(fn.outputs.properties, fn.outputs.required)).toEqual(interfaceMembers(path, result));
+    });
+  });
+
+  it.each([
+    ["BranchInfo", "get-branch.ts", BRANCH_OUTPUTS as readonly string[]],
+    ["ComputeInfo", "get-computes.ts", COMPUTE_OUTPUTS as readonly string[]],
+    ["RoleInfo", "get-roles.ts", ROLE_OUTPUTS as readonly string[]],
+    ["DatabaseInfo", "get-databases.ts", DATABASE_OUTPUTS as readonly string[]],
+  ])(
+    "a lookup's %s is its TypeScript interface, its fields the resource's outputs in their order",
+    (type, file, outputs) => {
+      const element = schema.types[`neon:index:${type}`];
+      expect(schemaMembers(element.properties, element.required)).toEqual(
+        interfaceMembers(`provider/functions/${file}`, type),
+      );
+      expect(Object.keys(element.properties)).toEqual(outputs.filter((name) => name in element.properties));
+    },
+  );
+
+  it("a lookup's element leaves out the provider's own records and the secrets, and nothing else", () => {
+    const left = (type: string, outputs: readonly string[]) =>
+      outputs.filter((name) => !(name in schema.types[`neon:index:${type}`].properties));
+    expect(left("BranchInfo", BRANCH_OUTPUTS)).toEqual(["resetTriggers", "adoptId", "resourceName"]);
+    expect(left("ComputeInfo", COMPUTE_OUTPUTS)).toEqual(["restartTriggers", "adoptId", "resourceName", "ownerTag"]);
+    expect(left("RoleInfo", ROLE_OUTPUTS)).toEqual(["passwordTriggers", "password"]);
+    expect(left("DatabaseInfo", DATABASE_OUTPUTS)).toEqual([]);
+  });
+
   it("enums list exactly the literal values the TypeScript types allow", () => {
     const values = (token: string) => schema.types[token].enum.map((e: any) => e.value);
     const literals = (member: string, file = "provider/compute/resource.ts", args = "ComputeArgs") => {
@@ -351,6 +414,11 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(secretOutputs(database)).toEqual([]);
     expect(secretOutputs(getRolePassword.outputs)).toEqual(["password"]);
     expect(secretOutputs(getProjects.outputs)).toEqual([]);
+    // The lookups give no secret: getRoles leaves the password out (getRolePassword reads one).
+    for (const name of ["getProject", "getBranch", "getBranches", "getComputes", "getRoles", "getDatabases"])
+      expect(secretOutputs(schema.functions[`neon:index:${name}`].outputs)).toEqual([]);
+    for (const type of ["BranchInfo", "ComputeInfo", "RoleInfo", "DatabaseInfo"])
+      expect(secretOutputs(schema.types[`neon:index:${type}`])).toEqual([]);
     for (const spec of [compute, apiKey, branch, role, database]) {
       const secretInputs = Object.values<any>(spec.inputProperties).filter((p) => p.secret);
       expect(secretInputs).toEqual([]);

@@ -13,6 +13,551 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// A branch as a lookup gives it: a Branch resource's outputs.
+type BranchInfo struct {
+	// Active time of the branch's computes, in seconds (a usage counter).
+	ActiveTimeSeconds int `pulumi:"activeTimeSeconds"`
+	// The branch's annotations, as the service has them.
+	Annotations map[string]string `pulumi:"annotations"`
+	// The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`.
+	BranchId string `pulumi:"branchId"`
+	// Compute time used, in seconds (a usage counter).
+	ComputeTimeSeconds int `pulumi:"computeTimeSeconds"`
+	// Creation time (ISO 8601).
+	CreatedAt string `pulumi:"createdAt"`
+	// What created the branch (console, API, ...).
+	CreationSource string `pulumi:"creationSource"`
+	// init, ready, resetting, …
+	CurrentState string `pulumi:"currentState"`
+	// Data transferred, in bytes (a usage counter).
+	DataTransferBytes int `pulumi:"dataTransferBytes"`
+	// Whether this is the project's default branch.
+	Default bool `pulumi:"default"`
+	// When Neon deletes the branch, if it expires (RFC 3339).
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// `parent-data` or `schema-only`, as the service reports it.
+	InitSource *string `pulumi:"initSource"`
+	// When the branch was last reset, if ever.
+	LastResetAt *string `pulumi:"lastResetAt"`
+	// The logical size of the branch, in bytes, if reported.
+	LogicalSize *int `pulumi:"logicalSize"`
+	// The branch's name.
+	Name string `pulumi:"name"`
+	// The parent, as the service reports it (none for a schema-only or root branch).
+	ParentId *string `pulumi:"parentId"`
+	// The point on the parent the branch starts from (a reset moves it to the parent's head then).
+	ParentLsn *string `pulumi:"parentLsn"`
+	// The time on the parent the branch starts from (a reset moves it).
+	ParentTimestamp *string `pulumi:"parentTimestamp"`
+	// The state the branch is moving to, if any.
+	PendingState *string `pulumi:"pendingState"`
+	// Project of the branch.
+	ProjectId string `pulumi:"projectId"`
+	// Whether the branch is protected.
+	Protected bool `pulumi:"protected"`
+	// When `currentState` began (ISO 8601).
+	StateChangedAt string `pulumi:"stateChangedAt"`
+	// The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.
+	TtlIntervalSeconds *int `pulumi:"ttlIntervalSeconds"`
+	// Last update time (ISO 8601).
+	UpdatedAt string `pulumi:"updatedAt"`
+	// Data written, in bytes (a usage counter).
+	WrittenDataBytes int `pulumi:"writtenDataBytes"`
+}
+
+// A branch as a lookup gives it: a Branch resource's outputs.
+type BranchInfoOutput struct{ *pulumi.OutputState }
+
+func (BranchInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchInfo)(nil)).Elem()
+}
+
+func (o BranchInfoOutput) ToBranchInfoOutput() BranchInfoOutput {
+	return o
+}
+
+func (o BranchInfoOutput) ToBranchInfoOutputWithContext(ctx context.Context) BranchInfoOutput {
+	return o
+}
+
+// Active time of the branch's computes, in seconds (a usage counter).
+func (o BranchInfoOutput) ActiveTimeSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v BranchInfo) int { return v.ActiveTimeSeconds }).(pulumi.IntOutput)
+}
+
+// The branch's annotations, as the service has them.
+func (o BranchInfoOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v BranchInfo) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+// The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`.
+func (o BranchInfoOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// Compute time used, in seconds (a usage counter).
+func (o BranchInfoOutput) ComputeTimeSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v BranchInfo) int { return v.ComputeTimeSeconds }).(pulumi.IntOutput)
+}
+
+// Creation time (ISO 8601).
+func (o BranchInfoOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// What created the branch (console, API, ...).
+func (o BranchInfoOutput) CreationSource() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.CreationSource }).(pulumi.StringOutput)
+}
+
+// init, ready, resetting, …
+func (o BranchInfoOutput) CurrentState() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.CurrentState }).(pulumi.StringOutput)
+}
+
+// Data transferred, in bytes (a usage counter).
+func (o BranchInfoOutput) DataTransferBytes() pulumi.IntOutput {
+	return o.ApplyT(func(v BranchInfo) int { return v.DataTransferBytes }).(pulumi.IntOutput)
+}
+
+// Whether this is the project's default branch.
+func (o BranchInfoOutput) Default() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchInfo) bool { return v.Default }).(pulumi.BoolOutput)
+}
+
+// When Neon deletes the branch, if it expires (RFC 3339).
+func (o BranchInfoOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// `parent-data` or `schema-only`, as the service reports it.
+func (o BranchInfoOutput) InitSource() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.InitSource }).(pulumi.StringPtrOutput)
+}
+
+// When the branch was last reset, if ever.
+func (o BranchInfoOutput) LastResetAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.LastResetAt }).(pulumi.StringPtrOutput)
+}
+
+// The logical size of the branch, in bytes, if reported.
+func (o BranchInfoOutput) LogicalSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *int { return v.LogicalSize }).(pulumi.IntPtrOutput)
+}
+
+// The branch's name.
+func (o BranchInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The parent, as the service reports it (none for a schema-only or root branch).
+func (o BranchInfoOutput) ParentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.ParentId }).(pulumi.StringPtrOutput)
+}
+
+// The point on the parent the branch starts from (a reset moves it to the parent's head then).
+func (o BranchInfoOutput) ParentLsn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.ParentLsn }).(pulumi.StringPtrOutput)
+}
+
+// The time on the parent the branch starts from (a reset moves it).
+func (o BranchInfoOutput) ParentTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.ParentTimestamp }).(pulumi.StringPtrOutput)
+}
+
+// The state the branch is moving to, if any.
+func (o BranchInfoOutput) PendingState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *string { return v.PendingState }).(pulumi.StringPtrOutput)
+}
+
+// Project of the branch.
+func (o BranchInfoOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// Whether the branch is protected.
+func (o BranchInfoOutput) Protected() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchInfo) bool { return v.Protected }).(pulumi.BoolOutput)
+}
+
+// When `currentState` began (ISO 8601).
+func (o BranchInfoOutput) StateChangedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.StateChangedAt }).(pulumi.StringOutput)
+}
+
+// The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.
+func (o BranchInfoOutput) TtlIntervalSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BranchInfo) *int { return v.TtlIntervalSeconds }).(pulumi.IntPtrOutput)
+}
+
+// Last update time (ISO 8601).
+func (o BranchInfoOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchInfo) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+// Data written, in bytes (a usage counter).
+func (o BranchInfoOutput) WrittenDataBytes() pulumi.IntOutput {
+	return o.ApplyT(func(v BranchInfo) int { return v.WrittenDataBytes }).(pulumi.IntOutput)
+}
+
+type BranchInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (BranchInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BranchInfo)(nil)).Elem()
+}
+
+func (o BranchInfoArrayOutput) ToBranchInfoArrayOutput() BranchInfoArrayOutput {
+	return o
+}
+
+func (o BranchInfoArrayOutput) ToBranchInfoArrayOutputWithContext(ctx context.Context) BranchInfoArrayOutput {
+	return o
+}
+
+func (o BranchInfoArrayOutput) Index(i pulumi.IntInput) BranchInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BranchInfo {
+		return vs[0].([]BranchInfo)[vs[1].(int)]
+	}).(BranchInfoOutput)
+}
+
+// A compute as a lookup gives it: a Compute resource's outputs.
+type ComputeInfo struct {
+	// Maximum size in CU.
+	AutoscalingLimitMaxCu float64 `pulumi:"autoscalingLimitMaxCu"`
+	// Minimum size in CU.
+	AutoscalingLimitMinCu float64 `pulumi:"autoscalingLimitMinCu"`
+	// Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
+	BranchId string `pulumi:"branchId"`
+	// The compute's release version, if reported.
+	ComputeReleaseVersion *string `pulumi:"computeReleaseVersion"`
+	// Creation time (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
+	// What created the compute (console, API, ...).
+	CreationSource *string `pulumi:"creationSource"`
+	// init, active or idle.
+	CurrentState string `pulumi:"currentState"`
+	// A disabled compute refuses connections. Disabling a running compute suspends it (its connections drop).
+	Disabled *bool `pulumi:"disabled"`
+	// The compute's id (`ep-...`).
+	EndpointId string `pulumi:"endpointId"`
+	// Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech.
+	Host string `pulumi:"host"`
+	// When the compute last served a connection.
+	LastActive *string `pulumi:"lastActive"`
+	// Postgres max_connections, fixed by the minimum size (not by the current size under autoscaling).
+	MaxConnections int `pulumi:"maxConnections"`
+	// The display name, if set.
+	Name *string `pulumi:"name"`
+	// Whether connections may authenticate without a password.
+	PasswordlessAccess *bool `pulumi:"passwordlessAccess"`
+	// The state the compute is moving to, if any.
+	PendingState *string `pulumi:"pendingState"`
+	// Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns).
+	PgSettings map[string]string `pulumi:"pgSettings"`
+	// Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.
+	//
+	// Deprecated: Neon deprecated pooler_enabled: connect through the poolerHost output.
+	PoolerEnabled *bool `pulumi:"poolerEnabled"`
+	// Pooled connection host (`-pooler` after the compute id).
+	PoolerHost string `pulumi:"poolerHost"`
+	// Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.
+	//
+	// Deprecated: Neon deprecated pooler_mode (to be removed after 2026-06-20); PgBouncer runs in transaction mode.
+	PoolerMode *string `pulumi:"poolerMode"`
+	// The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).
+	PreloadLibraries *PreloadLibraries `pulumi:"preloadLibraries"`
+	// Project of the compute. Changing it replaces the compute.
+	ProjectId string `pulumi:"projectId"`
+	// `k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).
+	Provisioner *string `pulumi:"provisioner"`
+	// The region's proxy host.
+	ProxyHost *string `pulumi:"proxyHost"`
+	// Region of the compute (the project's).
+	RegionId string `pulumi:"regionId"`
+	// When the compute last started.
+	StartedAt *string `pulumi:"startedAt"`
+	// Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never).
+	SuspendTimeoutSeconds int `pulumi:"suspendTimeoutSeconds"`
+	// When the compute last suspended.
+	SuspendedAt *string `pulumi:"suspendedAt"`
+	// `read_write` (primary) or `read_only` (read replica).
+	Type ComputeType `pulumi:"type"`
+	// Last update time (ISO 8601).
+	UpdatedAt *string `pulumi:"updatedAt"`
+}
+
+// A compute as a lookup gives it: a Compute resource's outputs.
+type ComputeInfoOutput struct{ *pulumi.OutputState }
+
+func (ComputeInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputeInfo)(nil)).Elem()
+}
+
+func (o ComputeInfoOutput) ToComputeInfoOutput() ComputeInfoOutput {
+	return o
+}
+
+func (o ComputeInfoOutput) ToComputeInfoOutputWithContext(ctx context.Context) ComputeInfoOutput {
+	return o
+}
+
+// Maximum size in CU.
+func (o ComputeInfoOutput) AutoscalingLimitMaxCu() pulumi.Float64Output {
+	return o.ApplyT(func(v ComputeInfo) float64 { return v.AutoscalingLimitMaxCu }).(pulumi.Float64Output)
+}
+
+// Minimum size in CU.
+func (o ComputeInfoOutput) AutoscalingLimitMinCu() pulumi.Float64Output {
+	return o.ApplyT(func(v ComputeInfo) float64 { return v.AutoscalingLimitMinCu }).(pulumi.Float64Output)
+}
+
+// Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
+func (o ComputeInfoOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// The compute's release version, if reported.
+func (o ComputeInfoOutput) ComputeReleaseVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.ComputeReleaseVersion }).(pulumi.StringPtrOutput)
+}
+
+// Creation time (ISO 8601).
+func (o ComputeInfoOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// What created the compute (console, API, ...).
+func (o ComputeInfoOutput) CreationSource() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.CreationSource }).(pulumi.StringPtrOutput)
+}
+
+// init, active or idle.
+func (o ComputeInfoOutput) CurrentState() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.CurrentState }).(pulumi.StringOutput)
+}
+
+// A disabled compute refuses connections. Disabling a running compute suspends it (its connections drop).
+func (o ComputeInfoOutput) Disabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *bool { return v.Disabled }).(pulumi.BoolPtrOutput)
+}
+
+// The compute's id (`ep-...`).
+func (o ComputeInfoOutput) EndpointId() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.EndpointId }).(pulumi.StringOutput)
+}
+
+// Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech.
+func (o ComputeInfoOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// When the compute last served a connection.
+func (o ComputeInfoOutput) LastActive() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.LastActive }).(pulumi.StringPtrOutput)
+}
+
+// Postgres max_connections, fixed by the minimum size (not by the current size under autoscaling).
+func (o ComputeInfoOutput) MaxConnections() pulumi.IntOutput {
+	return o.ApplyT(func(v ComputeInfo) int { return v.MaxConnections }).(pulumi.IntOutput)
+}
+
+// The display name, if set.
+func (o ComputeInfoOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections may authenticate without a password.
+func (o ComputeInfoOutput) PasswordlessAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *bool { return v.PasswordlessAccess }).(pulumi.BoolPtrOutput)
+}
+
+// The state the compute is moving to, if any.
+func (o ComputeInfoOutput) PendingState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.PendingState }).(pulumi.StringPtrOutput)
+}
+
+// Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns).
+func (o ComputeInfoOutput) PgSettings() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ComputeInfo) map[string]string { return v.PgSettings }).(pulumi.StringMapOutput)
+}
+
+// Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.
+//
+// Deprecated: Neon deprecated pooler_enabled: connect through the poolerHost output.
+func (o ComputeInfoOutput) PoolerEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *bool { return v.PoolerEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Pooled connection host (`-pooler` after the compute id).
+func (o ComputeInfoOutput) PoolerHost() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.PoolerHost }).(pulumi.StringOutput)
+}
+
+// Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.
+//
+// Deprecated: Neon deprecated pooler_mode (to be removed after 2026-06-20); PgBouncer runs in transaction mode.
+func (o ComputeInfoOutput) PoolerMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.PoolerMode }).(pulumi.StringPtrOutput)
+}
+
+// The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).
+func (o ComputeInfoOutput) PreloadLibraries() PreloadLibrariesPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *PreloadLibraries { return v.PreloadLibraries }).(PreloadLibrariesPtrOutput)
+}
+
+// Project of the compute. Changing it replaces the compute.
+func (o ComputeInfoOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// `k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).
+func (o ComputeInfoOutput) Provisioner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.Provisioner }).(pulumi.StringPtrOutput)
+}
+
+// The region's proxy host.
+func (o ComputeInfoOutput) ProxyHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.ProxyHost }).(pulumi.StringPtrOutput)
+}
+
+// Region of the compute (the project's).
+func (o ComputeInfoOutput) RegionId() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputeInfo) string { return v.RegionId }).(pulumi.StringOutput)
+}
+
+// When the compute last started.
+func (o ComputeInfoOutput) StartedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.StartedAt }).(pulumi.StringPtrOutput)
+}
+
+// Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never).
+func (o ComputeInfoOutput) SuspendTimeoutSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v ComputeInfo) int { return v.SuspendTimeoutSeconds }).(pulumi.IntOutput)
+}
+
+// When the compute last suspended.
+func (o ComputeInfoOutput) SuspendedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.SuspendedAt }).(pulumi.StringPtrOutput)
+}
+
+// `read_write` (primary) or `read_only` (read replica).
+func (o ComputeInfoOutput) Type() ComputeTypeOutput {
+	return o.ApplyT(func(v ComputeInfo) ComputeType { return v.Type }).(ComputeTypeOutput)
+}
+
+// Last update time (ISO 8601).
+func (o ComputeInfoOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComputeInfo) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+type ComputeInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (ComputeInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComputeInfo)(nil)).Elem()
+}
+
+func (o ComputeInfoArrayOutput) ToComputeInfoArrayOutput() ComputeInfoArrayOutput {
+	return o
+}
+
+func (o ComputeInfoArrayOutput) ToComputeInfoArrayOutputWithContext(ctx context.Context) ComputeInfoArrayOutput {
+	return o
+}
+
+func (o ComputeInfoArrayOutput) Index(i pulumi.IntInput) ComputeInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComputeInfo {
+		return vs[0].([]ComputeInfo)[vs[1].(int)]
+	}).(ComputeInfoOutput)
+}
+
+// A database as a lookup gives it: a Database resource's outputs.
+type DatabaseInfo struct {
+	// Branch of the database.
+	BranchId string `pulumi:"branchId"`
+	// Creation time (ISO 8601).
+	CreatedAt string `pulumi:"createdAt"`
+	// The service's id of the database (a number; also the resource's id, as a string): it stays across a rename.
+	DatabaseId int `pulumi:"databaseId"`
+	// The database's name.
+	Name string `pulumi:"name"`
+	// The role that owns the database.
+	OwnerName string `pulumi:"ownerName"`
+	// Project of the database.
+	ProjectId string `pulumi:"projectId"`
+	// Last update time (ISO 8601).
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// A database as a lookup gives it: a Database resource's outputs.
+type DatabaseInfoOutput struct{ *pulumi.OutputState }
+
+func (DatabaseInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatabaseInfo)(nil)).Elem()
+}
+
+func (o DatabaseInfoOutput) ToDatabaseInfoOutput() DatabaseInfoOutput {
+	return o
+}
+
+func (o DatabaseInfoOutput) ToDatabaseInfoOutputWithContext(ctx context.Context) DatabaseInfoOutput {
+	return o
+}
+
+// Branch of the database.
+func (o DatabaseInfoOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseInfo) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// Creation time (ISO 8601).
+func (o DatabaseInfoOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseInfo) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// The service's id of the database (a number; also the resource's id, as a string): it stays across a rename.
+func (o DatabaseInfoOutput) DatabaseId() pulumi.IntOutput {
+	return o.ApplyT(func(v DatabaseInfo) int { return v.DatabaseId }).(pulumi.IntOutput)
+}
+
+// The database's name.
+func (o DatabaseInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The role that owns the database.
+func (o DatabaseInfoOutput) OwnerName() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseInfo) string { return v.OwnerName }).(pulumi.StringOutput)
+}
+
+// Project of the database.
+func (o DatabaseInfoOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseInfo) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// Last update time (ISO 8601).
+func (o DatabaseInfoOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseInfo) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type DatabaseInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (DatabaseInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DatabaseInfo)(nil)).Elem()
+}
+
+func (o DatabaseInfoArrayOutput) ToDatabaseInfoArrayOutput() DatabaseInfoArrayOutput {
+	return o
+}
+
+func (o DatabaseInfoArrayOutput) ToDatabaseInfoArrayOutputWithContext(ctx context.Context) DatabaseInfoArrayOutput {
+	return o
+}
+
+func (o DatabaseInfoArrayOutput) Index(i pulumi.IntInput) DatabaseInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DatabaseInfo {
+		return vs[0].([]DatabaseInfo)[vs[1].(int)]
+	}).(DatabaseInfoOutput)
+}
+
 // The shared libraries to preload into the compute (Postgres's shared_preload_libraries; OpenAPI, PreloadLibraries).
 type PreloadLibraries struct {
 	// The libraries to preload, by name (Neon's available_preload_libraries lists those of the project's Postgres version).
@@ -274,11 +819,114 @@ func (o ProjectSummaryArrayOutput) Index(i pulumi.IntInput) ProjectSummaryOutput
 	}).(ProjectSummaryOutput)
 }
 
+// A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).
+type RoleInfo struct {
+	// `password`, `oauth` or `no_login`, as the service reports it.
+	AuthenticationMethod *string `pulumi:"authenticationMethod"`
+	// Branch of the role.
+	BranchId string `pulumi:"branchId"`
+	// Creation time (ISO 8601).
+	CreatedAt string `pulumi:"createdAt"`
+	// The role's name.
+	Name string `pulumi:"name"`
+	// True for a role that cannot log in (it has no password).
+	NoLogin bool `pulumi:"noLogin"`
+	// Project of the role.
+	ProjectId string `pulumi:"projectId"`
+	// Whether the service protects the role (a system role).
+	Protected *bool `pulumi:"protected"`
+	// Last update time (ISO 8601); a password reset moves it.
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).
+type RoleInfoOutput struct{ *pulumi.OutputState }
+
+func (RoleInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RoleInfo)(nil)).Elem()
+}
+
+func (o RoleInfoOutput) ToRoleInfoOutput() RoleInfoOutput {
+	return o
+}
+
+func (o RoleInfoOutput) ToRoleInfoOutputWithContext(ctx context.Context) RoleInfoOutput {
+	return o
+}
+
+// `password`, `oauth` or `no_login`, as the service reports it.
+func (o RoleInfoOutput) AuthenticationMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RoleInfo) *string { return v.AuthenticationMethod }).(pulumi.StringPtrOutput)
+}
+
+// Branch of the role.
+func (o RoleInfoOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleInfo) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// Creation time (ISO 8601).
+func (o RoleInfoOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleInfo) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// The role's name.
+func (o RoleInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// True for a role that cannot log in (it has no password).
+func (o RoleInfoOutput) NoLogin() pulumi.BoolOutput {
+	return o.ApplyT(func(v RoleInfo) bool { return v.NoLogin }).(pulumi.BoolOutput)
+}
+
+// Project of the role.
+func (o RoleInfoOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleInfo) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// Whether the service protects the role (a system role).
+func (o RoleInfoOutput) Protected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v RoleInfo) *bool { return v.Protected }).(pulumi.BoolPtrOutput)
+}
+
+// Last update time (ISO 8601); a password reset moves it.
+func (o RoleInfoOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleInfo) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type RoleInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (RoleInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RoleInfo)(nil)).Elem()
+}
+
+func (o RoleInfoArrayOutput) ToRoleInfoArrayOutput() RoleInfoArrayOutput {
+	return o
+}
+
+func (o RoleInfoArrayOutput) ToRoleInfoArrayOutputWithContext(ctx context.Context) RoleInfoArrayOutput {
+	return o
+}
+
+func (o RoleInfoArrayOutput) Index(i pulumi.IntInput) RoleInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleInfo {
+		return vs[0].([]RoleInfo)[vs[1].(int)]
+	}).(RoleInfoOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PreloadLibrariesInput)(nil)).Elem(), PreloadLibrariesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreloadLibrariesPtrInput)(nil)).Elem(), PreloadLibrariesArgs{})
+	pulumi.RegisterOutputType(BranchInfoOutput{})
+	pulumi.RegisterOutputType(BranchInfoArrayOutput{})
+	pulumi.RegisterOutputType(ComputeInfoOutput{})
+	pulumi.RegisterOutputType(ComputeInfoArrayOutput{})
+	pulumi.RegisterOutputType(DatabaseInfoOutput{})
+	pulumi.RegisterOutputType(DatabaseInfoArrayOutput{})
 	pulumi.RegisterOutputType(PreloadLibrariesOutput{})
 	pulumi.RegisterOutputType(PreloadLibrariesPtrOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryArrayOutput{})
+	pulumi.RegisterOutputType(RoleInfoOutput{})
+	pulumi.RegisterOutputType(RoleInfoArrayOutput{})
 }

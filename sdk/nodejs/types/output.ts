@@ -7,6 +7,268 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * A branch as a lookup gives it: a Branch resource's outputs.
+ */
+export interface BranchInfo {
+    /**
+     * Active time of the branch's computes, in seconds (a usage counter).
+     */
+    activeTimeSeconds: number;
+    /**
+     * The branch's annotations, as the service has them.
+     */
+    annotations?: {[key: string]: string};
+    /**
+     * The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`.
+     */
+    branchId: string;
+    /**
+     * Compute time used, in seconds (a usage counter).
+     */
+    computeTimeSeconds: number;
+    /**
+     * Creation time (ISO 8601).
+     */
+    createdAt: string;
+    /**
+     * What created the branch (console, API, ...).
+     */
+    creationSource: string;
+    /**
+     * init, ready, resetting, …
+     */
+    currentState: string;
+    /**
+     * Data transferred, in bytes (a usage counter).
+     */
+    dataTransferBytes: number;
+    /**
+     * Whether this is the project's default branch.
+     */
+    default: boolean;
+    /**
+     * When Neon deletes the branch, if it expires (RFC 3339).
+     */
+    expiresAt?: string;
+    /**
+     * `parent-data` or `schema-only`, as the service reports it.
+     */
+    initSource?: string;
+    /**
+     * When the branch was last reset, if ever.
+     */
+    lastResetAt?: string;
+    /**
+     * The logical size of the branch, in bytes, if reported.
+     */
+    logicalSize?: number;
+    /**
+     * The branch's name.
+     */
+    name: string;
+    /**
+     * The parent, as the service reports it (none for a schema-only or root branch).
+     */
+    parentId?: string;
+    /**
+     * The point on the parent the branch starts from (a reset moves it to the parent's head then).
+     */
+    parentLsn?: string;
+    /**
+     * The time on the parent the branch starts from (a reset moves it).
+     */
+    parentTimestamp?: string;
+    /**
+     * The state the branch is moving to, if any.
+     */
+    pendingState?: string;
+    /**
+     * Project of the branch.
+     */
+    projectId: string;
+    /**
+     * Whether the branch is protected.
+     */
+    protected: boolean;
+    /**
+     * When `currentState` began (ISO 8601).
+     */
+    stateChangedAt: string;
+    /**
+     * The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.
+     */
+    ttlIntervalSeconds?: number;
+    /**
+     * Last update time (ISO 8601).
+     */
+    updatedAt: string;
+    /**
+     * Data written, in bytes (a usage counter).
+     */
+    writtenDataBytes: number;
+}
+
+/**
+ * A compute as a lookup gives it: a Compute resource's outputs.
+ */
+export interface ComputeInfo {
+    /**
+     * Maximum size in CU.
+     */
+    autoscalingLimitMaxCu: number;
+    /**
+     * Minimum size in CU.
+     */
+    autoscalingLimitMinCu: number;
+    /**
+     * Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
+     */
+    branchId: string;
+    /**
+     * The compute's release version, if reported.
+     */
+    computeReleaseVersion?: string;
+    /**
+     * Creation time (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * What created the compute (console, API, ...).
+     */
+    creationSource?: string;
+    /**
+     * init, active or idle.
+     */
+    currentState: string;
+    /**
+     * A disabled compute refuses connections. Disabling a running compute suspends it (its connections drop).
+     */
+    disabled?: boolean;
+    /**
+     * The compute's id (`ep-...`).
+     */
+    endpointId: string;
+    /**
+     * Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech.
+     */
+    host: string;
+    /**
+     * When the compute last served a connection.
+     */
+    lastActive?: string;
+    /**
+     * Postgres max_connections, fixed by the minimum size (not by the current size under autoscaling).
+     */
+    maxConnections: number;
+    /**
+     * The display name, if set.
+     */
+    name?: string;
+    /**
+     * Whether connections may authenticate without a password.
+     */
+    passwordlessAccess?: boolean;
+    /**
+     * The state the compute is moving to, if any.
+     */
+    pendingState?: string;
+    /**
+     * Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns).
+     */
+    pgSettings: {[key: string]: string};
+    /**
+     * Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.
+     *
+     * @deprecated Neon deprecated pooler_enabled: connect through the poolerHost output.
+     */
+    poolerEnabled?: boolean;
+    /**
+     * Pooled connection host (`-pooler` after the compute id).
+     */
+    poolerHost: string;
+    /**
+     * Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.
+     *
+     * @deprecated Neon deprecated pooler_mode (to be removed after 2026-06-20); PgBouncer runs in transaction mode.
+     */
+    poolerMode?: string;
+    /**
+     * The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).
+     */
+    preloadLibraries?: outputs.PreloadLibraries;
+    /**
+     * Project of the compute. Changing it replaces the compute.
+     */
+    projectId: string;
+    /**
+     * `k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).
+     */
+    provisioner?: string;
+    /**
+     * The region's proxy host.
+     */
+    proxyHost?: string;
+    /**
+     * Region of the compute (the project's).
+     */
+    regionId: string;
+    /**
+     * When the compute last started.
+     */
+    startedAt?: string;
+    /**
+     * Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never).
+     */
+    suspendTimeoutSeconds: number;
+    /**
+     * When the compute last suspended.
+     */
+    suspendedAt?: string;
+    /**
+     * `read_write` (primary) or `read_only` (read replica).
+     */
+    type: enums.ComputeType;
+    /**
+     * Last update time (ISO 8601).
+     */
+    updatedAt?: string;
+}
+
+/**
+ * A database as a lookup gives it: a Database resource's outputs.
+ */
+export interface DatabaseInfo {
+    /**
+     * Branch of the database.
+     */
+    branchId: string;
+    /**
+     * Creation time (ISO 8601).
+     */
+    createdAt: string;
+    /**
+     * The service's id of the database (a number; also the resource's id, as a string): it stays across a rename.
+     */
+    databaseId: number;
+    /**
+     * The database's name.
+     */
+    name: string;
+    /**
+     * The role that owns the database.
+     */
+    ownerName: string;
+    /**
+     * Project of the database.
+     */
+    projectId: string;
+    /**
+     * Last update time (ISO 8601).
+     */
+    updatedAt: string;
+}
+
+/**
  * The shared libraries to preload into the compute (Postgres's shared_preload_libraries; OpenAPI, PreloadLibraries).
  */
 export interface PreloadLibraries {
@@ -60,5 +322,43 @@ export interface ProjectSummary {
      * Last update time (ISO 8601).
      */
     updatedAt?: string;
+}
+
+/**
+ * A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).
+ */
+export interface RoleInfo {
+    /**
+     * `password`, `oauth` or `no_login`, as the service reports it.
+     */
+    authenticationMethod?: string;
+    /**
+     * Branch of the role.
+     */
+    branchId: string;
+    /**
+     * Creation time (ISO 8601).
+     */
+    createdAt: string;
+    /**
+     * The role's name.
+     */
+    name: string;
+    /**
+     * True for a role that cannot log in (it has no password).
+     */
+    noLogin: boolean;
+    /**
+     * Project of the role.
+     */
+    projectId: string;
+    /**
+     * Whether the service protects the role (a system role).
+     */
+    protected?: boolean;
+    /**
+     * Last update time (ISO 8601); a password reset moves it.
+     */
+    updatedAt: string;
 }
 

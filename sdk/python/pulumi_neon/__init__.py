@@ -11,8 +11,14 @@ from .api_key import *
 from .branch import *
 from .compute import *
 from .database import *
+from .get_branch import *
+from .get_branches import *
+from .get_computes import *
+from .get_databases import *
+from .get_project import *
 from .get_projects import *
 from .get_role_password import *
+from .get_roles import *
 from .provider import *
 from .role import *
 from ._inputs import *

@@ -13,12 +13,741 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._enums import *
 
 __all__ = [
+    'BranchInfo',
+    'ComputeInfo',
+    'DatabaseInfo',
     'PreloadLibraries',
     'ProjectSummary',
+    'RoleInfo',
 ]
+
+@pulumi.output_type
+class BranchInfo(dict):
+    """
+    A branch as a lookup gives it: a Branch resource's outputs.
+    """
+    def __init__(__self__, *,
+                 active_time_seconds: _builtins.int,
+                 branch_id: _builtins.str,
+                 compute_time_seconds: _builtins.int,
+                 created_at: _builtins.str,
+                 creation_source: _builtins.str,
+                 current_state: _builtins.str,
+                 data_transfer_bytes: _builtins.int,
+                 default: _builtins.bool,
+                 name: _builtins.str,
+                 project_id: _builtins.str,
+                 protected: _builtins.bool,
+                 state_changed_at: _builtins.str,
+                 updated_at: _builtins.str,
+                 written_data_bytes: _builtins.int,
+                 annotations: Optional[Mapping[str, _builtins.str]] = None,
+                 expires_at: Optional[_builtins.str] = None,
+                 init_source: Optional[_builtins.str] = None,
+                 last_reset_at: Optional[_builtins.str] = None,
+                 logical_size: Optional[_builtins.int] = None,
+                 parent_id: Optional[_builtins.str] = None,
+                 parent_lsn: Optional[_builtins.str] = None,
+                 parent_timestamp: Optional[_builtins.str] = None,
+                 pending_state: Optional[_builtins.str] = None,
+                 ttl_interval_seconds: Optional[_builtins.int] = None):
+        """
+        A branch as a lookup gives it: a Branch resource's outputs.
+
+        :param _builtins.int active_time_seconds: Active time of the branch's computes, in seconds (a usage counter).
+        :param _builtins.str branch_id: The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`.
+        :param _builtins.int compute_time_seconds: Compute time used, in seconds (a usage counter).
+        :param _builtins.str created_at: Creation time (ISO 8601).
+        :param _builtins.str creation_source: What created the branch (console, API, ...).
+        :param _builtins.str current_state: init, ready, resetting, …
+        :param _builtins.int data_transfer_bytes: Data transferred, in bytes (a usage counter).
+        :param _builtins.bool default: Whether this is the project's default branch.
+        :param _builtins.str name: The branch's name.
+        :param _builtins.str project_id: Project of the branch.
+        :param _builtins.bool protected: Whether the branch is protected.
+        :param _builtins.str state_changed_at: When `currentState` began (ISO 8601).
+        :param _builtins.str updated_at: Last update time (ISO 8601).
+        :param _builtins.int written_data_bytes: Data written, in bytes (a usage counter).
+        :param Mapping[str, _builtins.str] annotations: The branch's annotations, as the service has them.
+        :param _builtins.str expires_at: When Neon deletes the branch, if it expires (RFC 3339).
+        :param _builtins.str init_source: `parent-data` or `schema-only`, as the service reports it.
+        :param _builtins.str last_reset_at: When the branch was last reset, if ever.
+        :param _builtins.int logical_size: The logical size of the branch, in bytes, if reported.
+        :param _builtins.str parent_id: The parent, as the service reports it (none for a schema-only or root branch).
+        :param _builtins.str parent_lsn: The point on the parent the branch starts from (a reset moves it to the parent's head then).
+        :param _builtins.str parent_timestamp: The time on the parent the branch starts from (a reset moves it).
+        :param _builtins.str pending_state: The state the branch is moving to, if any.
+        :param _builtins.int ttl_interval_seconds: The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.
+        """
+        pulumi.set(__self__, "active_time_seconds", active_time_seconds)
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "compute_time_seconds", compute_time_seconds)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "creation_source", creation_source)
+        pulumi.set(__self__, "current_state", current_state)
+        pulumi.set(__self__, "data_transfer_bytes", data_transfer_bytes)
+        pulumi.set(__self__, "default", default)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "protected", protected)
+        pulumi.set(__self__, "state_changed_at", state_changed_at)
+        pulumi.set(__self__, "updated_at", updated_at)
+        pulumi.set(__self__, "written_data_bytes", written_data_bytes)
+        if annotations is not None:
+            pulumi.set(__self__, "annotations", annotations)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
+        if init_source is not None:
+            pulumi.set(__self__, "init_source", init_source)
+        if last_reset_at is not None:
+            pulumi.set(__self__, "last_reset_at", last_reset_at)
+        if logical_size is not None:
+            pulumi.set(__self__, "logical_size", logical_size)
+        if parent_id is not None:
+            pulumi.set(__self__, "parent_id", parent_id)
+        if parent_lsn is not None:
+            pulumi.set(__self__, "parent_lsn", parent_lsn)
+        if parent_timestamp is not None:
+            pulumi.set(__self__, "parent_timestamp", parent_timestamp)
+        if pending_state is not None:
+            pulumi.set(__self__, "pending_state", pending_state)
+        if ttl_interval_seconds is not None:
+            pulumi.set(__self__, "ttl_interval_seconds", ttl_interval_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="activeTimeSeconds")
+    def active_time_seconds(self) -> _builtins.int:
+        """
+        Active time of the branch's computes, in seconds (a usage counter).
+        """
+        return pulumi.get(self, "active_time_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`.
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter(name="computeTimeSeconds")
+    def compute_time_seconds(self) -> _builtins.int:
+        """
+        Compute time used, in seconds (a usage counter).
+        """
+        return pulumi.get(self, "compute_time_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="creationSource")
+    def creation_source(self) -> _builtins.str:
+        """
+        What created the branch (console, API, ...).
+        """
+        return pulumi.get(self, "creation_source")
+
+    @_builtins.property
+    @pulumi.getter(name="currentState")
+    def current_state(self) -> _builtins.str:
+        """
+        init, ready, resetting, …
+        """
+        return pulumi.get(self, "current_state")
+
+    @_builtins.property
+    @pulumi.getter(name="dataTransferBytes")
+    def data_transfer_bytes(self) -> _builtins.int:
+        """
+        Data transferred, in bytes (a usage counter).
+        """
+        return pulumi.get(self, "data_transfer_bytes")
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> _builtins.bool:
+        """
+        Whether this is the project's default branch.
+        """
+        return pulumi.get(self, "default")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The branch's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Project of the branch.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> _builtins.bool:
+        """
+        Whether the branch is protected.
+        """
+        return pulumi.get(self, "protected")
+
+    @_builtins.property
+    @pulumi.getter(name="stateChangedAt")
+    def state_changed_at(self) -> _builtins.str:
+        """
+        When `currentState` began (ISO 8601).
+        """
+        return pulumi.get(self, "state_changed_at")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        Last update time (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="writtenDataBytes")
+    def written_data_bytes(self) -> _builtins.int:
+        """
+        Data written, in bytes (a usage counter).
+        """
+        return pulumi.get(self, "written_data_bytes")
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        The branch's annotations, as the service has them.
+        """
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> Optional[_builtins.str]:
+        """
+        When Neon deletes the branch, if it expires (RFC 3339).
+        """
+        return pulumi.get(self, "expires_at")
+
+    @_builtins.property
+    @pulumi.getter(name="initSource")
+    def init_source(self) -> Optional[_builtins.str]:
+        """
+        `parent-data` or `schema-only`, as the service reports it.
+        """
+        return pulumi.get(self, "init_source")
+
+    @_builtins.property
+    @pulumi.getter(name="lastResetAt")
+    def last_reset_at(self) -> Optional[_builtins.str]:
+        """
+        When the branch was last reset, if ever.
+        """
+        return pulumi.get(self, "last_reset_at")
+
+    @_builtins.property
+    @pulumi.getter(name="logicalSize")
+    def logical_size(self) -> Optional[_builtins.int]:
+        """
+        The logical size of the branch, in bytes, if reported.
+        """
+        return pulumi.get(self, "logical_size")
+
+    @_builtins.property
+    @pulumi.getter(name="parentId")
+    def parent_id(self) -> Optional[_builtins.str]:
+        """
+        The parent, as the service reports it (none for a schema-only or root branch).
+        """
+        return pulumi.get(self, "parent_id")
+
+    @_builtins.property
+    @pulumi.getter(name="parentLsn")
+    def parent_lsn(self) -> Optional[_builtins.str]:
+        """
+        The point on the parent the branch starts from (a reset moves it to the parent's head then).
+        """
+        return pulumi.get(self, "parent_lsn")
+
+    @_builtins.property
+    @pulumi.getter(name="parentTimestamp")
+    def parent_timestamp(self) -> Optional[_builtins.str]:
+        """
+        The time on the parent the branch starts from (a reset moves it).
+        """
+        return pulumi.get(self, "parent_timestamp")
+
+    @_builtins.property
+    @pulumi.getter(name="pendingState")
+    def pending_state(self) -> Optional[_builtins.str]:
+        """
+        The state the branch is moving to, if any.
+        """
+        return pulumi.get(self, "pending_state")
+
+    @_builtins.property
+    @pulumi.getter(name="ttlIntervalSeconds")
+    def ttl_interval_seconds(self) -> Optional[_builtins.int]:
+        """
+        The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.
+        """
+        return pulumi.get(self, "ttl_interval_seconds")
+
+
+@pulumi.output_type
+class ComputeInfo(dict):
+    """
+    A compute as a lookup gives it: a Compute resource's outputs.
+    """
+    def __init__(__self__, *,
+                 autoscaling_limit_max_cu: _builtins.float,
+                 autoscaling_limit_min_cu: _builtins.float,
+                 branch_id: _builtins.str,
+                 current_state: _builtins.str,
+                 endpoint_id: _builtins.str,
+                 host: _builtins.str,
+                 max_connections: _builtins.int,
+                 pg_settings: Mapping[str, _builtins.str],
+                 pooler_host: _builtins.str,
+                 project_id: _builtins.str,
+                 region_id: _builtins.str,
+                 suspend_timeout_seconds: _builtins.int,
+                 type: 'ComputeType',
+                 compute_release_version: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 creation_source: Optional[_builtins.str] = None,
+                 disabled: Optional[_builtins.bool] = None,
+                 last_active: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 passwordless_access: Optional[_builtins.bool] = None,
+                 pending_state: Optional[_builtins.str] = None,
+                 pooler_enabled: Optional[_builtins.bool] = None,
+                 pooler_mode: Optional[_builtins.str] = None,
+                 preload_libraries: Optional['outputs.PreloadLibraries'] = None,
+                 provisioner: Optional[_builtins.str] = None,
+                 proxy_host: Optional[_builtins.str] = None,
+                 started_at: Optional[_builtins.str] = None,
+                 suspended_at: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A compute as a lookup gives it: a Compute resource's outputs.
+
+        :param _builtins.float autoscaling_limit_max_cu: Maximum size in CU.
+        :param _builtins.float autoscaling_limit_min_cu: Minimum size in CU.
+        :param _builtins.str branch_id: Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
+        :param _builtins.str current_state: init, active or idle.
+        :param _builtins.str endpoint_id: The compute's id (`ep-...`).
+        :param _builtins.str host: Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech.
+        :param _builtins.int max_connections: Postgres max_connections, fixed by the minimum size (not by the current size under autoscaling).
+        :param Mapping[str, _builtins.str] pg_settings: Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns).
+        :param _builtins.str pooler_host: Pooled connection host (`-pooler` after the compute id).
+        :param _builtins.str project_id: Project of the compute. Changing it replaces the compute.
+        :param _builtins.str region_id: Region of the compute (the project's).
+        :param _builtins.int suspend_timeout_seconds: Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never).
+        :param 'ComputeType' type: `read_write` (primary) or `read_only` (read replica).
+        :param _builtins.str compute_release_version: The compute's release version, if reported.
+        :param _builtins.str created_at: Creation time (ISO 8601).
+        :param _builtins.str creation_source: What created the compute (console, API, ...).
+        :param _builtins.bool disabled: A disabled compute refuses connections. Disabling a running compute suspends it (its connections drop).
+        :param _builtins.str last_active: When the compute last served a connection.
+        :param _builtins.str name: The display name, if set.
+        :param _builtins.bool passwordless_access: Whether connections may authenticate without a password.
+        :param _builtins.str pending_state: The state the compute is moving to, if any.
+        :param _builtins.bool pooler_enabled: Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.
+        :param _builtins.str pooler_mode: Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.
+        :param 'PreloadLibraries' preload_libraries: The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).
+        :param _builtins.str provisioner: `k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).
+        :param _builtins.str proxy_host: The region's proxy host.
+        :param _builtins.str started_at: When the compute last started.
+        :param _builtins.str suspended_at: When the compute last suspended.
+        :param _builtins.str updated_at: Last update time (ISO 8601).
+        """
+        pulumi.set(__self__, "autoscaling_limit_max_cu", autoscaling_limit_max_cu)
+        pulumi.set(__self__, "autoscaling_limit_min_cu", autoscaling_limit_min_cu)
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "current_state", current_state)
+        pulumi.set(__self__, "endpoint_id", endpoint_id)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "max_connections", max_connections)
+        pulumi.set(__self__, "pg_settings", pg_settings)
+        pulumi.set(__self__, "pooler_host", pooler_host)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "region_id", region_id)
+        pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
+        pulumi.set(__self__, "type", type)
+        if compute_release_version is not None:
+            pulumi.set(__self__, "compute_release_version", compute_release_version)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if creation_source is not None:
+            pulumi.set(__self__, "creation_source", creation_source)
+        if disabled is not None:
+            pulumi.set(__self__, "disabled", disabled)
+        if last_active is not None:
+            pulumi.set(__self__, "last_active", last_active)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if passwordless_access is not None:
+            pulumi.set(__self__, "passwordless_access", passwordless_access)
+        if pending_state is not None:
+            pulumi.set(__self__, "pending_state", pending_state)
+        if pooler_enabled is not None:
+            pulumi.set(__self__, "pooler_enabled", pooler_enabled)
+        if pooler_mode is not None:
+            pulumi.set(__self__, "pooler_mode", pooler_mode)
+        if preload_libraries is not None:
+            pulumi.set(__self__, "preload_libraries", preload_libraries)
+        if provisioner is not None:
+            pulumi.set(__self__, "provisioner", provisioner)
+        if proxy_host is not None:
+            pulumi.set(__self__, "proxy_host", proxy_host)
+        if started_at is not None:
+            pulumi.set(__self__, "started_at", started_at)
+        if suspended_at is not None:
+            pulumi.set(__self__, "suspended_at", suspended_at)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMaxCu")
+    def autoscaling_limit_max_cu(self) -> _builtins.float:
+        """
+        Maximum size in CU.
+        """
+        return pulumi.get(self, "autoscaling_limit_max_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMinCu")
+    def autoscaling_limit_min_cu(self) -> _builtins.float:
+        """
+        Minimum size in CU.
+        """
+        return pulumi.get(self, "autoscaling_limit_min_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on the branch id for later moves).
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter(name="currentState")
+    def current_state(self) -> _builtins.str:
+        """
+        init, active or idle.
+        """
+        return pulumi.get(self, "current_state")
+
+    @_builtins.property
+    @pulumi.getter(name="endpointId")
+    def endpoint_id(self) -> _builtins.str:
+        """
+        The compute's id (`ep-...`).
+        """
+        return pulumi.get(self, "endpoint_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter(name="maxConnections")
+    def max_connections(self) -> _builtins.int:
+        """
+        Postgres max_connections, fixed by the minimum size (not by the current size under autoscaling).
+        """
+        return pulumi.get(self, "max_connections")
+
+    @_builtins.property
+    @pulumi.getter(name="pgSettings")
+    def pg_settings(self) -> Mapping[str, _builtins.str]:
+        """
+        Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns).
+        """
+        return pulumi.get(self, "pg_settings")
+
+    @_builtins.property
+    @pulumi.getter(name="poolerHost")
+    def pooler_host(self) -> _builtins.str:
+        """
+        Pooled connection host (`-pooler` after the compute id).
+        """
+        return pulumi.get(self, "pooler_host")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Project of the compute. Changing it replaces the compute.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="regionId")
+    def region_id(self) -> _builtins.str:
+        """
+        Region of the compute (the project's).
+        """
+        return pulumi.get(self, "region_id")
+
+    @_builtins.property
+    @pulumi.getter(name="suspendTimeoutSeconds")
+    def suspend_timeout_seconds(self) -> _builtins.int:
+        """
+        Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never).
+        """
+        return pulumi.get(self, "suspend_timeout_seconds")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'ComputeType':
+        """
+        `read_write` (primary) or `read_only` (read replica).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="computeReleaseVersion")
+    def compute_release_version(self) -> Optional[_builtins.str]:
+        """
+        The compute's release version, if reported.
+        """
+        return pulumi.get(self, "compute_release_version")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="creationSource")
+    def creation_source(self) -> Optional[_builtins.str]:
+        """
+        What created the compute (console, API, ...).
+        """
+        return pulumi.get(self, "creation_source")
+
+    @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> Optional[_builtins.bool]:
+        """
+        A disabled compute refuses connections. Disabling a running compute suspends it (its connections drop).
+        """
+        return pulumi.get(self, "disabled")
+
+    @_builtins.property
+    @pulumi.getter(name="lastActive")
+    def last_active(self) -> Optional[_builtins.str]:
+        """
+        When the compute last served a connection.
+        """
+        return pulumi.get(self, "last_active")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The display name, if set.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="passwordlessAccess")
+    def passwordless_access(self) -> Optional[_builtins.bool]:
+        """
+        Whether connections may authenticate without a password.
+        """
+        return pulumi.get(self, "passwordless_access")
+
+    @_builtins.property
+    @pulumi.getter(name="pendingState")
+    def pending_state(self) -> Optional[_builtins.str]:
+        """
+        The state the compute is moving to, if any.
+        """
+        return pulumi.get(self, "pending_state")
+
+    @_builtins.property
+    @pulumi.getter(name="poolerEnabled")
+    @_utilities.deprecated("""Neon deprecated pooler_enabled: connect through the poolerHost output.""")
+    def pooler_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20); pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step, saying to remove it.
+        """
+        return pulumi.get(self, "pooler_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="poolerMode")
+    @_utilities.deprecated("""Neon deprecated pooler_mode (to be removed after 2026-06-20); PgBouncer runs in transaction mode.""")
+    def pooler_mode(self) -> Optional[_builtins.str]:
+        """
+        Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service that refuses it fails the step, saying to remove it.
+        """
+        return pulumi.get(self, "pooler_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="preloadLibraries")
+    def preload_libraries(self) -> Optional['outputs.PreloadLibraries']:
+        """
+        The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a start; the preview warns).
+        """
+        return pulumi.get(self, "preload_libraries")
+
+    @_builtins.property
+    @pulumi.getter
+    def provisioner(self) -> Optional[_builtins.str]:
+        """
+        `k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).
+        """
+        return pulumi.get(self, "provisioner")
+
+    @_builtins.property
+    @pulumi.getter(name="proxyHost")
+    def proxy_host(self) -> Optional[_builtins.str]:
+        """
+        The region's proxy host.
+        """
+        return pulumi.get(self, "proxy_host")
+
+    @_builtins.property
+    @pulumi.getter(name="startedAt")
+    def started_at(self) -> Optional[_builtins.str]:
+        """
+        When the compute last started.
+        """
+        return pulumi.get(self, "started_at")
+
+    @_builtins.property
+    @pulumi.getter(name="suspendedAt")
+    def suspended_at(self) -> Optional[_builtins.str]:
+        """
+        When the compute last suspended.
+        """
+        return pulumi.get(self, "suspended_at")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        Last update time (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class DatabaseInfo(dict):
+    """
+    A database as a lookup gives it: a Database resource's outputs.
+    """
+    def __init__(__self__, *,
+                 branch_id: _builtins.str,
+                 created_at: _builtins.str,
+                 database_id: _builtins.int,
+                 name: _builtins.str,
+                 owner_name: _builtins.str,
+                 project_id: _builtins.str,
+                 updated_at: _builtins.str):
+        """
+        A database as a lookup gives it: a Database resource's outputs.
+
+        :param _builtins.str branch_id: Branch of the database.
+        :param _builtins.str created_at: Creation time (ISO 8601).
+        :param _builtins.int database_id: The service's id of the database (a number; also the resource's id, as a string): it stays across a rename.
+        :param _builtins.str name: The database's name.
+        :param _builtins.str owner_name: The role that owns the database.
+        :param _builtins.str project_id: Project of the database.
+        :param _builtins.str updated_at: Last update time (ISO 8601).
+        """
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "database_id", database_id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "owner_name", owner_name)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        Branch of the database.
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="databaseId")
+    def database_id(self) -> _builtins.int:
+        """
+        The service's id of the database (a number; also the resource's id, as a string): it stays across a rename.
+        """
+        return pulumi.get(self, "database_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The database's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="ownerName")
+    def owner_name(self) -> _builtins.str:
+        """
+        The role that owns the database.
+        """
+        return pulumi.get(self, "owner_name")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Project of the database.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        Last update time (ISO 8601).
+        """
+        return pulumi.get(self, "updated_at")
+
 
 @pulumi.output_type
 class PreloadLibraries(dict):
@@ -190,5 +919,107 @@ class ProjectSummary(dict):
         Last update time (ISO 8601).
         """
         return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class RoleInfo(dict):
+    """
+    A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).
+    """
+    def __init__(__self__, *,
+                 branch_id: _builtins.str,
+                 created_at: _builtins.str,
+                 name: _builtins.str,
+                 no_login: _builtins.bool,
+                 project_id: _builtins.str,
+                 updated_at: _builtins.str,
+                 authentication_method: Optional[_builtins.str] = None,
+                 protected: Optional[_builtins.bool] = None):
+        """
+        A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).
+
+        :param _builtins.str branch_id: Branch of the role.
+        :param _builtins.str created_at: Creation time (ISO 8601).
+        :param _builtins.str name: The role's name.
+        :param _builtins.bool no_login: True for a role that cannot log in (it has no password).
+        :param _builtins.str project_id: Project of the role.
+        :param _builtins.str updated_at: Last update time (ISO 8601); a password reset moves it.
+        :param _builtins.str authentication_method: `password`, `oauth` or `no_login`, as the service reports it.
+        :param _builtins.bool protected: Whether the service protects the role (a system role).
+        """
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "no_login", no_login)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "updated_at", updated_at)
+        if authentication_method is not None:
+            pulumi.set(__self__, "authentication_method", authentication_method)
+        if protected is not None:
+            pulumi.set(__self__, "protected", protected)
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        Branch of the role.
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The role's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="noLogin")
+    def no_login(self) -> _builtins.bool:
+        """
+        True for a role that cannot log in (it has no password).
+        """
+        return pulumi.get(self, "no_login")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Project of the role.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        Last update time (ISO 8601); a password reset moves it.
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="authenticationMethod")
+    def authentication_method(self) -> Optional[_builtins.str]:
+        """
+        `password`, `oauth` or `no_login`, as the service reports it.
+        """
+        return pulumi.get(self, "authentication_method")
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> Optional[_builtins.bool]:
+        """
+        Whether the service protects the role (a system role).
+        """
+        return pulumi.get(self, "protected")
 
 
