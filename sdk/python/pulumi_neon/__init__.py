@@ -13,6 +13,7 @@ from .compute import *
 from .database import *
 from .get_projects import *
 from .get_role_password import *
+from .project import *
 from .provider import *
 from .role import *
 from ._inputs import *
@@ -37,6 +38,7 @@ _utilities.register(
    "neon:index:Branch": "Branch",
    "neon:index:Compute": "Compute",
    "neon:index:Database": "Database",
+   "neon:index:Project": "Project",
    "neon:index:Role": "Role"
   }
  }
