@@ -4,7 +4,8 @@
  * every up shows no change (kislerdm#179); a new name and settings are one PATCH, never a replacement (kislerdm#218);
  * a new default size PATCHes the project and the default compute, warned as a restart (kislerdm#234); a new region is
  * refused while deletionProtection holds, then planned as a replacement; a destroy is refused while it holds, and
- * allowed after `deletionProtection: false`; adoption by id takes a project without creating one and never deletes it.
+ * allowed after `deletionProtection: false` (and the provider refuses it too, whatever the options say); adoption by id
+ * takes a project without creating one and never deletes it.
  */
 import { Project, ProjectArgs } from "../../provider";
 import { LocalStack } from "../../testing";
@@ -168,5 +169,21 @@ describe("Project adoption by id", () => {
     expect(writes(destroy)).toEqual([]);
     expect(destroy.warnings.join("\n")).toContain(`was not deleted: it was adopted`);
     expect((await world.api.projects.get(id)).name).toBe("kept");
+  });
+});
+
+describe("the provider's own guard", () => {
+  it("with protect: false in the options, Delete still refuses while deletionProtection is true", async () => {
+    const args: ProjectArgs = {};
+    const stack = world.stack(() => ({ id: new Project("open", args, { protect: false }).projectId }));
+    ok(await stack.up({ skipPreview: true }));
+    const id = String(outputs(stack).id);
+    const refused = await stack.destroy({ skipPreview: true });
+    expect(refused.error?.message).toContain(`Project "open" (${id}) was not deleted: deletionProtection is true`);
+    expect(writes(refused)).toEqual([]);
+    args.deletionProtection = false;
+    ok(await stack.up({ skipPreview: true }));
+    ok(await stack.destroy({ skipPreview: true }));
+    expect((await world.api.projects.listAll()).map((p) => p.id)).not.toContain(id);
   });
 });
