@@ -36,6 +36,6 @@ export { Recover } from "./resources/recover";
 export { AnnotatedBranch, BranchCreate, BranchWithOperations, BranchDeleted } from "./resources/branches";
 export { RoleWithOperations, RoleDeleted } from "./resources/roles";
 export { DatabaseWithOperations, DatabaseDeleted } from "./resources/databases";
-export { ConnectionUriQuery } from "./resources/projects";
+export { ConnectionUriQuery, ProjectDeleted } from "./resources/projects";
 export * from "./schemas";
 export * from "./schemas-branches";

@@ -117,13 +117,6 @@ export const Project = z.object({
 });
 export type Project = z.infer<typeof Project>;
 
-/**
- * A project as GET /projects/{p} answers it (OpenAPI `ProjectResponse`): the listed fields and its history retention.
- * Only what the list requires is required here; getProject copies the rest when present.
- */
-export const ProjectDetail = Project.extend({ history_retention_seconds: z.number().int().optional() });
-export type ProjectDetail = z.infer<typeof ProjectDetail>;
-export const ProjectResponse = z.object({ project: ProjectDetail });
 
 export const Pagination = z.object({ cursor: z.string().optional() });
 

@@ -89,6 +89,12 @@ const IMPORTERS: Record<string, Importer> = {
       props: { projectId, branchId, name },
     }),
   },
+  Project: {
+    parts: [PROJECT],
+    example: "my-project-123456",
+    // The read takes the default branch, role and database and reveals the role's password (project/changes.ts).
+    locate: ([projectId]) => ({ id: projectId, props: {} }),
+  },
   Database: {
     parts: [PROJECT, BRANCH, NAME],
     example: "my-project-123456/br-cool-darkness-123456/appdb",

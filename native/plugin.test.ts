@@ -13,7 +13,9 @@
  * - an import's Read (the id alone, as `pulumi import` sends it) of a Branch, Compute, Role and Database answers the
  *   state's id, the outputs and the inputs, which then Check and Diff as no change without a request; an id not of the
  *   resource's form, a missing object and an ApiKey are refused, saying why;
- * - a Compute's replacement deletes first (the class's default deleteBeforeReplace, which a native resource lacks).
+ * - a Compute's replacement deletes first (the class's default deleteBeforeReplace, which a native resource lacks);
+ * - a Project: Check, Create (its password and connection strings wrapped as secrets), Diff (a replacement refused at
+ *   Check while deletionProtection holds), Read, Delete refused until deletionProtection is false, import by id.
  */
 import { ChildProcess, execFileSync } from "child_process";
 import * as fs from "fs";
@@ -326,6 +328,70 @@ describe("the native plugin over gRPC", () => {
     expect(answer.toObject()).toMatchObject({ replacesList: ["type"], deletebeforereplace: true });
   });
 
+  it("a Project's lifecycle: Check from the URN, Create with secrets wrapped, Diff's detailed diff, Read, Delete guarded", async () => {
+    const urn = urnOf("Project", "proj");
+    const type = "neon:index:Project";
+    const check = async (olds: Props, news: Props) =>
+      rpc<proto.CheckRequest, proto.CheckResponse>(
+        plugin,
+        "check",
+        new proto.CheckRequest().setUrn(urn).setType(type).setOlds(struct(olds)).setNews(struct(news)),
+      );
+    const checked = await check({}, { regionId: "aws-us-east-2", branch: { databaseName: "appdb" } });
+    expect(checked.getFailuresList()).toEqual([]);
+    const inputs = checked.getInputs()!.toJavaScript() as Props;
+    expect(inputs).toMatchObject({ resourceName: "proj", name: "proj" });
+    const created = await rpc<proto.CreateRequest, proto.CreateResponse>(
+      plugin,
+      "create",
+      new proto.CreateRequest().setUrn(urn).setType(type).setProperties(struct(inputs)),
+    );
+    const id = created.getId();
+    const outputs = created.getProperties()!.toJavaScript() as Props;
+    expect(outputs).toMatchObject({ projectId: id, roleName: "appdb_owner", databaseName: "appdb" });
+    for (const name of ["rolePassword", "connectionUri", "connectionUriPooled"])
+      expect(outputs[name]).toEqual(secret(expect.any(String)));
+
+    const mark = emulator.requests.length;
+    const diff = async (news: Props) => {
+      const request = new proto.DiffRequest().setId(id).setUrn(urn).setType(type);
+      request.setOlds(created.getProperties()).setOldInputs(struct(inputs)).setNews(struct(news));
+      return (await rpc<proto.DiffRequest, proto.DiffResponse>(plugin, "diff", request)).toObject();
+    };
+    expect((await diff(inputs)).changes).toBe(proto.DiffResponse.DiffChanges.DIFF_NONE);
+    const renamed = await diff({ ...inputs, name: "proj-2", settings: { enableLogicalReplication: true } });
+    expect(Object.fromEntries(renamed.detaileddiffMap)).toEqual({
+      name: { kind: Kind.UPDATE, inputdiff: true },
+      settings: { kind: Kind.ADD, inputdiff: true },
+    });
+    const moved = await diff({ ...inputs, regionId: "aws-eu-central-1" });
+    expect(moved.replacesList).toEqual(["regionId"]);
+    expect(Object.fromEntries(moved.detaileddiffMap)).toEqual({
+      regionId: { kind: Kind.UPDATE_REPLACE, inputdiff: true },
+    });
+    // Check refuses that replacement while deletionProtection holds (a native resource has no class to set protect).
+    const refused = await check(inputs, { ...inputs, regionId: "aws-eu-central-1" });
+    expect(refused.getFailuresList().map((f) => f.getProperty())).toEqual(["regionId"]);
+    expect(emulator.requests.slice(mark)).toEqual([]);
+
+    const read = new proto.ReadRequest().setId(id).setUrn(urn).setType(type);
+    read.setProperties(created.getProperties()).setInputs(struct(inputs));
+    const refreshed = await rpc<proto.ReadRequest, proto.ReadResponse>(plugin, "read", read);
+    expect(refreshed.getProperties()!.toJavaScript()).toEqual(outputs);
+
+    const remove = () =>
+      rpc(
+        plugin,
+        "delete",
+        new proto.DeleteRequest().setId(id).setUrn(urn).setType(type).setProperties(refreshed.getProperties()),
+      );
+    await expect(remove()).rejects.toThrow(/was not deleted: deletionProtection is true/);
+    expect(emulator.requests.some((r) => r.method === "DELETE" && r.path === `/projects/${id}`)).toBe(false);
+    refreshed.getProperties()!.getFieldsMap().get("deletionProtection")!.setBoolValue(false);
+    await remove();
+    expect(emulator.requests.some((r) => r.method === "DELETE" && r.path === `/projects/${id}`)).toBe(true);
+  });
+
   describe("pulumi import: a Read with the import id alone", () => {
     const api = () => new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
     let projectId: string;
@@ -446,6 +512,27 @@ describe("the native plugin over gRPC", () => {
       expect(read.getId()).toBe(String(database.id));
       expect(read.getInputs()!.toJavaScript()).toEqual({ projectId, branchId, name: "appdb", ownerName: "app_user" });
       await expectNoChange("Database", "appdb", read);
+    });
+
+    it("a Project by <project>: its default objects, the role's password a secret, and no change after", async () => {
+      const read = await importRead("Project", "proj", projectId);
+      expect(read.getId()).toBe(projectId);
+      const inputs = read.getInputs()!.toJavaScript() as Props;
+      expect(inputs).toMatchObject({
+        name: expect.any(String),
+        regionId: expect.any(String),
+        branch: { name: expect.any(String), roleName: "neondb_owner", databaseName: "neondb" },
+      });
+      expect(inputs).not.toHaveProperty("deletionProtection"); // the default
+      const outputs = read.getProperties()!.toJavaScript() as Props;
+      expect(outputs).toMatchObject({
+        projectId,
+        resourceName: "proj",
+        defaultBranchId: expect.stringMatching(/^br-/),
+      });
+      expect(outputs.rolePassword).toEqual(secret(expect.any(String)));
+      expect(outputs.connectionUri).toEqual(secret(expect.stringMatching(/^postgresql:\/\/neondb_owner:/)));
+      await expectNoChange("Project", "proj", read);
     });
 
     it("an id not of the resource's form is refused, naming the resource, the form and the id", async () => {

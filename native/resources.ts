@@ -9,6 +9,7 @@ import * as apiKey from "../provider/api-key/impl";
 import * as branch from "../provider/branch/impl";
 import * as compute from "../provider/compute/impl";
 import * as database from "../provider/database/impl";
+import * as project from "../provider/project/impl";
 import * as role from "../provider/role/impl";
 import { planBranchChange } from "../provider/branch/plan";
 import { DECLARATIONS } from "../provider/declarations";
@@ -55,6 +56,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   },
   Compute: { ...compute, diff: computeDiff, delete: compute.deleteCompute },
   Database: { ...database, delete: database.deleteDatabase },
+  Project: { ...project, delete: project.deleteProject },
   Role: {
     ...role,
     delete: role.deleteRole,

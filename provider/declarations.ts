@@ -7,6 +7,7 @@ import { API_KEY } from "./api-key/declaration";
 import { BRANCH } from "./branch/declaration";
 import { COMPUTE } from "./compute/declaration";
 import { DATABASE } from "./database/declaration";
+import { PROJECT } from "./project/declaration";
 import { ROLE } from "./role/declaration";
 
-export const DECLARATIONS: Declaration[] = [COMPUTE, API_KEY, BRANCH, ROLE, DATABASE];
+export const DECLARATIONS: Declaration[] = [COMPUTE, API_KEY, BRANCH, ROLE, DATABASE, PROJECT];

@@ -7,6 +7,13 @@ export { Branch, BranchArgs } from "./branch/resource";
 export { Role, RoleArgs } from "./role/resource";
 export { Database, DatabaseArgs } from "./database/resource";
 export {
+  Project,
+  ProjectArgs,
+  ProjectDefaultBranch,
+  ProjectDefaultEndpointSettings,
+  ProjectSettings,
+} from "./project/resource";
+export {
   getRolePassword,
   getRolePasswordOutput,
   GetRolePasswordArgs,

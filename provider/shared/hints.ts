@@ -20,12 +20,13 @@ import { configuredByProgram, settingsInUse, SettingsInUse } from "./runtime";
 /** The request a provider method was making, as far as the advice depends on it. */
 export type Situation =
   | { op: "key-create"; orgId?: string; projectId?: string }
+  | { op: "project-create"; orgId?: string }
   | { op: "key-list" | "key-revoke"; orgId?: string }
   | { op: ProjectOp; projectId: string; branchId?: string };
 
 /** Work on something that lives in a project (and, but for a branch itself, on a branch of it). */
-export type ProjectOp = "compute" | "branch" | "role" | "database";
-const PROJECT_OPS: readonly string[] = ["compute", "branch", "role", "database"] satisfies ProjectOp[];
+export type ProjectOp = "compute" | "branch" | "role" | "database" | "project";
+const PROJECT_OPS: readonly string[] = ["compute", "branch", "role", "database", "project"] satisfies ProjectOp[];
 
 function inProject(s: Situation): s is { op: ProjectOp; projectId: string; branchId?: string } {
   return PROJECT_OPS.includes(s.op);
@@ -239,24 +240,36 @@ function organizationNotFound(
 }
 
 /** A 404 from a compute request: what does not exist, or what the key does not reach. */
-function projectNotFound(projectId: string, branchId: string | undefined, settings: Settings): string {
-  const branch = branchId === undefined ? "the resource's branch" : `branch ${branchId}`;
+function projectNotFound(projectId: string, branchId: string | undefined, settings: Settings, op?: ProjectOp): string {
+  const branch =
+    op === "project" ? "" : branchId === undefined ? " and the resource's branch" : ` and branch ${branchId}`;
   return (
     `Neon answers 404 both for what does not exist and for a project ${keySetting(settings)} does not reach (a project-scoped ` +
     `key outside its own project may be refused with 404 rather than 403, like an organization key outside its ` +
-    `organization, or another account's key). If project ${projectId} and ${branch} exist, use a key ` +
+    `organization, or another account's key). If project ${projectId}${branch} exist${branch ? "" : "s"}, use a key ` +
     `that reaches project ${projectId}.`
+  );
+}
+
+/** A project create refused (403): which keys may create one where. */
+function projectCreateRefused(orgId: string | undefined, settings: Settings): string {
+  const where = orgId === undefined ? "" : ` in organization ${orgId}`;
+  return (
+    `${keySetting(settings)} may not create a project${where}: a project-scoped key cannot create projects, and an ` +
+    `organization key creates them in its own organization only. Use a personal key of a member (with orgId for an ` +
+    `organization's project) or an organization key of that organization.`
   );
 }
 
 function forbiddenHint(s: Situation, settings: Settings): string {
   if (s.op === "key-create") return createRefused(s, settings);
+  if (s.op === "project-create") return projectCreateRefused(s.orgId, settings);
   if (inProject(s)) return projectRefused(s.projectId, settings);
   return keysRefused(s, settings);
 }
 
 function notFoundHint(s: Situation, settings: Settings): string | undefined {
-  if (inProject(s)) return projectNotFound(s.projectId, s.branchId, settings);
+  if (inProject(s)) return projectNotFound(s.projectId, s.branchId, settings, s.op);
   return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId }, settings);
 }
 

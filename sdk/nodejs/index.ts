@@ -65,6 +65,11 @@ export const getRoles: typeof import("./getRoles").getRoles = null as any;
 export const getRolesOutput: typeof import("./getRoles").getRolesOutput = null as any;
 utilities.lazyLoad(exports, ["getRoles","getRolesOutput"], () => require("./getRoles"));
 
+export { ProjectArgs } from "./project";
+export type Project = import("./project").Project;
+export const Project: typeof import("./project").Project = null as any;
+utilities.lazyLoad(exports, ["Project"], () => require("./project"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -100,6 +105,8 @@ const _module = {
                 return new Compute(name, <any>undefined, { urn })
             case "neon:index:Database":
                 return new Database(name, <any>undefined, { urn })
+            case "neon:index:Project":
+                return new Project(name, <any>undefined, { urn })
             case "neon:index:Role":
                 return new Role(name, <any>undefined, { urn })
             default:

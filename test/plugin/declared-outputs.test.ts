@@ -6,7 +6,7 @@
  *
  * The declared outputs are read from the class declarations (TypeScript compiler API) and must be the names
  * schema.json lists as the resource's outputs, and the names the class registers (COMPUTE_OUTPUTS, API_KEY_OUTPUTS,
- * BRANCH_OUTPUTS, ROLE_OUTPUTS, DATABASE_OUTPUTS).
+ * BRANCH_OUTPUTS, ROLE_OUTPUTS, DATABASE_OUTPUTS, PROJECT_OUTPUTS).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -17,6 +17,7 @@ import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
 import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
 import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
 import { DATABASE_OUTPUTS } from "../../provider/database/resource";
+import { PROJECT_OUTPUTS } from "../../provider/project/resource";
 import { ROLE_OUTPUTS } from "../../provider/role/resource";
 import { API_KEY, COMPUTE, neonWorld, NeonWorld, ok, ops, outputs, REPO_ROOT } from "./world";
 
@@ -54,6 +55,7 @@ const RESOURCES = {
   Branch: { file: "provider/branch/resource.ts", token: "neon:index:Branch", registered: BRANCH_OUTPUTS },
   Role: { file: "provider/role/resource.ts", token: "neon:index:Role", registered: ROLE_OUTPUTS },
   Database: { file: "provider/database/resource.ts", token: "neon:index:Database", registered: DATABASE_OUTPUTS },
+  Project: { file: "provider/project/resource.ts", token: "neon:index:Project", registered: PROJECT_OUTPUTS },
 };
 const BRANCH = "pulumi-nodejs:dynamic/neon:Branch";
 const ROLE = "pulumi-nodejs:dynamic/neon:Role";

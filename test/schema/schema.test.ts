@@ -11,7 +11,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
-import { ApiKey, Branch, Compute, Database, Role } from "../../provider";
+import { ApiKey, Branch, Compute, Database, Project, Role } from "../../provider";
 import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
 import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
 import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
@@ -161,16 +161,18 @@ describe("schema.json agrees with the TypeScript surface", () => {
   const branch = schema.resources["neon:index:Branch"];
   const role = schema.resources["neon:index:Role"];
   const database = schema.resources["neon:index:Database"];
+  const project = schema.resources["neon:index:Project"];
   const getProjects = schema.functions["neon:index:getProjects"];
   const getRolePassword = schema.functions["neon:index:getRolePassword"];
 
-  it("names the package neon, with the five resources and the eight functions (connectionUri, no request, is none)", () => {
+  it("names the package neon, with the six resources and the eight functions (connectionUri, no request, is none)", () => {
     expect(schema.name).toBe("neon");
     expect(Object.keys(schema.resources).sort()).toEqual([
       "neon:index:ApiKey",
       "neon:index:Branch",
       "neon:index:Compute",
       "neon:index:Database",
+      "neon:index:Project",
       "neon:index:Role",
     ]);
     expect(Object.keys(schema.functions).sort()).toEqual([
@@ -400,7 +402,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(sources[0]).toContain(`DEFAULT_API_URL = "${variables.apiUrl.default}"`);
   });
 
-  it("marks the secrets: the apiKey config, ApiKey.key and Role.password (registered as secret outputs) and getRolePassword's password", async () => {
+  it("marks the secrets: the apiKey config, ApiKey.key, Role.password and Project's password and connection strings (registered as secret outputs) and getRolePassword's password", async () => {
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(schema.config.variables.apiUrl.secret).toBeUndefined();
     const secretOutputs = (spec: any) =>
@@ -412,6 +414,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
     expect(secretOutputs(branch)).toEqual([]);
     expect(secretOutputs(role)).toEqual(["password"]);
     expect(secretOutputs(database)).toEqual([]);
+    expect(secretOutputs(project)).toEqual(["rolePassword", "connectionUri", "connectionUriPooled"]);
     expect(secretOutputs(getRolePassword.outputs)).toEqual(["password"]);
     expect(secretOutputs(getProjects.outputs)).toEqual([]);
     // The lookups give no secret: getRoles leaves the password out (getRolePassword reads one).
@@ -419,7 +422,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
       expect(secretOutputs(schema.functions[`neon:index:${name}`].outputs)).toEqual([]);
     for (const type of ["BranchInfo", "ComputeInfo", "RoleInfo", "DatabaseInfo"])
       expect(secretOutputs(schema.types[`neon:index:${type}`])).toEqual([]);
-    for (const spec of [compute, apiKey, branch, role, database]) {
+    for (const spec of [compute, apiKey, branch, role, database, project]) {
       const secretInputs = Object.values<any>(spec.inputProperties).filter((p) => p.secret);
       expect(secretInputs).toEqual([]);
     }
@@ -431,5 +434,10 @@ describe("schema.json agrees with the TypeScript surface", () => {
     const db = { projectId: "p", branchId: "br-x", name: "appdb", ownerName: "app" };
     expect(await registeredSecretOutputs(() => new Database("appdb", db))).toEqual([]);
     expect(await registeredSecretOutputs(() => new Branch("preview", { projectId: "p" }))).toEqual([]);
+    expect(await registeredSecretOutputs(() => new Project("app", {}))).toEqual([
+      "rolePassword",
+      "connectionUri",
+      "connectionUriPooled",
+    ]);
   });
 });

@@ -12,9 +12,9 @@ import (
 )
 
 // A project by id: its fields in camelCase (projectId, name, regionId, pgVersion, orgId, historyRetentionSeconds, …) and its default branch's id. A project that does not answer is an error naming it.
-func GetProject(ctx *pulumi.Context, args *GetProjectArgs, opts ...pulumi.InvokeOption) (*GetProjectResult, error) {
+func LookupProject(ctx *pulumi.Context, args *LookupProjectArgs, opts ...pulumi.InvokeOption) (*LookupProjectResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv GetProjectResult
+	var rv LookupProjectResult
 	err := ctx.Invoke("neon:index:getProject", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,12 +22,12 @@ func GetProject(ctx *pulumi.Context, args *GetProjectArgs, opts ...pulumi.Invoke
 	return &rv, nil
 }
 
-type GetProjectArgs struct {
+type LookupProjectArgs struct {
 	// The project's id.
 	ProjectId string `pulumi:"projectId"`
 }
 
-type GetProjectResult struct {
+type LookupProjectResult struct {
 	// Creation time (ISO 8601).
 	CreatedAt *string `pulumi:"createdAt"`
 	// What created the project (console, API, ...).
@@ -60,113 +60,113 @@ type GetProjectResult struct {
 	UpdatedAt *string `pulumi:"updatedAt"`
 }
 
-func GetProjectOutput(ctx *pulumi.Context, args GetProjectOutputArgs, opts ...pulumi.InvokeOption) GetProjectResultOutput {
+func LookupProjectOutput(ctx *pulumi.Context, args LookupProjectOutputArgs, opts ...pulumi.InvokeOption) LookupProjectResultOutput {
 	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetProjectResultOutput, error) {
-			args := v.(GetProjectArgs)
+		ApplyT(func(v interface{}) (LookupProjectResultOutput, error) {
+			args := v.(LookupProjectArgs)
 			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("neon:index:getProject", args, GetProjectResultOutput{}, options).(GetProjectResultOutput), nil
-		}).(GetProjectResultOutput)
+			return ctx.InvokeOutput("neon:index:getProject", args, LookupProjectResultOutput{}, options).(LookupProjectResultOutput), nil
+		}).(LookupProjectResultOutput)
 }
 
-type GetProjectOutputArgs struct {
+type LookupProjectOutputArgs struct {
 	// The project's id.
 	ProjectId pulumi.StringInput `pulumi:"projectId"`
 }
 
-func (GetProjectOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetProjectArgs)(nil)).Elem()
+func (LookupProjectOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupProjectArgs)(nil)).Elem()
 }
 
-type GetProjectResultOutput struct{ *pulumi.OutputState }
+type LookupProjectResultOutput struct{ *pulumi.OutputState }
 
-func (GetProjectResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetProjectResult)(nil)).Elem()
+func (LookupProjectResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LookupProjectResult)(nil)).Elem()
 }
 
-func (o GetProjectResultOutput) ToGetProjectResultOutput() GetProjectResultOutput {
+func (o LookupProjectResultOutput) ToLookupProjectResultOutput() LookupProjectResultOutput {
 	return o
 }
 
-func (o GetProjectResultOutput) ToGetProjectResultOutputWithContext(ctx context.Context) GetProjectResultOutput {
+func (o LookupProjectResultOutput) ToLookupProjectResultOutputWithContext(ctx context.Context) LookupProjectResultOutput {
 	return o
 }
 
 // Creation time (ISO 8601).
-func (o GetProjectResultOutput) CreatedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // What created the project (console, API, ...).
-func (o GetProjectResultOutput) CreationSource() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.CreationSource }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) CreationSource() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.CreationSource }).(pulumi.StringPtrOutput)
 }
 
 // The project's default branch (its id), from its branch list.
-func (o GetProjectResultOutput) DefaultBranchId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.DefaultBranchId }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) DefaultBranchId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.DefaultBranchId }).(pulumi.StringPtrOutput)
 }
 
 // How far back the project keeps history (point-in-time restore, branching from the past), in seconds.
-func (o GetProjectResultOutput) HistoryRetentionSeconds() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *int { return v.HistoryRetentionSeconds }).(pulumi.IntPtrOutput)
+func (o LookupProjectResultOutput) HistoryRetentionSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *int { return v.HistoryRetentionSeconds }).(pulumi.IntPtrOutput)
 }
 
 // The project's name.
-func (o GetProjectResultOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v GetProjectResult) string { return v.Name }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // The project's organization, if it belongs to one.
-func (o GetProjectResultOutput) OrgId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.OrgId }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) OrgId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.OrgId }).(pulumi.StringPtrOutput)
 }
 
 // The account that owns the project.
-func (o GetProjectResultOutput) OwnerId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.OwnerId }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) OwnerId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.OwnerId }).(pulumi.StringPtrOutput)
 }
 
 // Postgres major version.
-func (o GetProjectResultOutput) PgVersion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *int { return v.PgVersion }).(pulumi.IntPtrOutput)
+func (o LookupProjectResultOutput) PgVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *int { return v.PgVersion }).(pulumi.IntPtrOutput)
 }
 
 // The cloud platform (aws, azure).
-func (o GetProjectResultOutput) PlatformId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.PlatformId }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) PlatformId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.PlatformId }).(pulumi.StringPtrOutput)
 }
 
 // The project's id.
-func (o GetProjectResultOutput) ProjectId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetProjectResult) string { return v.ProjectId }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.ProjectId }).(pulumi.StringOutput)
 }
 
 // `k8s-pod`, `k8s-neonvm` or `serverless-platform`.
-func (o GetProjectResultOutput) Provisioner() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.Provisioner }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) Provisioner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.Provisioner }).(pulumi.StringPtrOutput)
 }
 
 // The region's proxy host.
-func (o GetProjectResultOutput) ProxyHost() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.ProxyHost }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) ProxyHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.ProxyHost }).(pulumi.StringPtrOutput)
 }
 
 // The project's region, e.g. `aws-us-east-2`.
-func (o GetProjectResultOutput) RegionId() pulumi.StringOutput {
-	return o.ApplyT(func(v GetProjectResult) string { return v.RegionId }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) RegionId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.RegionId }).(pulumi.StringOutput)
 }
 
 // Whether the service keeps role passwords (getRolePassword).
-func (o GetProjectResultOutput) StorePasswords() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *bool { return v.StorePasswords }).(pulumi.BoolPtrOutput)
+func (o LookupProjectResultOutput) StorePasswords() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *bool { return v.StorePasswords }).(pulumi.BoolPtrOutput)
 }
 
 // Last update time (ISO 8601).
-func (o GetProjectResultOutput) UpdatedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetProjectResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+func (o LookupProjectResultOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(GetProjectResultOutput{})
+	pulumi.RegisterOutputType(LookupProjectResultOutput{})
 }

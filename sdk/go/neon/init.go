@@ -29,6 +29,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Compute{}
 	case "neon:index:Database":
 		r = &Database{}
+	case "neon:index:Project":
+		r = &Project{}
 	case "neon:index:Role":
 		r = &Role{}
 	default:

@@ -717,6 +717,521 @@ func (o PreloadLibrariesPtrOutput) UseDefaults() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// The names of the default branch, role and database a new project makes (set at creation only).
+type ProjectDefaultBranch struct {
+	// The default database's name (default `neondb`), at most 63 bytes.
+	DatabaseName *string `pulumi:"databaseName"`
+	// The default branch's name (default `main`), 1..256 characters.
+	Name *string `pulumi:"name"`
+	// The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+	RoleName *string `pulumi:"roleName"`
+}
+
+// ProjectDefaultBranchInput is an input type that accepts ProjectDefaultBranchArgs and ProjectDefaultBranchOutput values.
+// You can construct a concrete instance of `ProjectDefaultBranchInput` via:
+//
+//	ProjectDefaultBranchArgs{...}
+type ProjectDefaultBranchInput interface {
+	pulumi.Input
+
+	ToProjectDefaultBranchOutput() ProjectDefaultBranchOutput
+	ToProjectDefaultBranchOutputWithContext(context.Context) ProjectDefaultBranchOutput
+}
+
+// The names of the default branch, role and database a new project makes (set at creation only).
+type ProjectDefaultBranchArgs struct {
+	// The default database's name (default `neondb`), at most 63 bytes.
+	DatabaseName pulumi.StringPtrInput `pulumi:"databaseName"`
+	// The default branch's name (default `main`), 1..256 characters.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+	RoleName pulumi.StringPtrInput `pulumi:"roleName"`
+}
+
+func (ProjectDefaultBranchArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectDefaultBranch)(nil)).Elem()
+}
+
+func (i ProjectDefaultBranchArgs) ToProjectDefaultBranchOutput() ProjectDefaultBranchOutput {
+	return i.ToProjectDefaultBranchOutputWithContext(context.Background())
+}
+
+func (i ProjectDefaultBranchArgs) ToProjectDefaultBranchOutputWithContext(ctx context.Context) ProjectDefaultBranchOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultBranchOutput)
+}
+
+func (i ProjectDefaultBranchArgs) ToProjectDefaultBranchPtrOutput() ProjectDefaultBranchPtrOutput {
+	return i.ToProjectDefaultBranchPtrOutputWithContext(context.Background())
+}
+
+func (i ProjectDefaultBranchArgs) ToProjectDefaultBranchPtrOutputWithContext(ctx context.Context) ProjectDefaultBranchPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultBranchOutput).ToProjectDefaultBranchPtrOutputWithContext(ctx)
+}
+
+// ProjectDefaultBranchPtrInput is an input type that accepts ProjectDefaultBranchArgs, ProjectDefaultBranchPtr and ProjectDefaultBranchPtrOutput values.
+// You can construct a concrete instance of `ProjectDefaultBranchPtrInput` via:
+//
+//	        ProjectDefaultBranchArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectDefaultBranchPtrInput interface {
+	pulumi.Input
+
+	ToProjectDefaultBranchPtrOutput() ProjectDefaultBranchPtrOutput
+	ToProjectDefaultBranchPtrOutputWithContext(context.Context) ProjectDefaultBranchPtrOutput
+}
+
+type projectDefaultBranchPtrType ProjectDefaultBranchArgs
+
+func ProjectDefaultBranchPtr(v *ProjectDefaultBranchArgs) ProjectDefaultBranchPtrInput {
+	return (*projectDefaultBranchPtrType)(v)
+}
+
+func (*projectDefaultBranchPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectDefaultBranch)(nil)).Elem()
+}
+
+func (i *projectDefaultBranchPtrType) ToProjectDefaultBranchPtrOutput() ProjectDefaultBranchPtrOutput {
+	return i.ToProjectDefaultBranchPtrOutputWithContext(context.Background())
+}
+
+func (i *projectDefaultBranchPtrType) ToProjectDefaultBranchPtrOutputWithContext(ctx context.Context) ProjectDefaultBranchPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultBranchPtrOutput)
+}
+
+// The names of the default branch, role and database a new project makes (set at creation only).
+type ProjectDefaultBranchOutput struct{ *pulumi.OutputState }
+
+func (ProjectDefaultBranchOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectDefaultBranch)(nil)).Elem()
+}
+
+func (o ProjectDefaultBranchOutput) ToProjectDefaultBranchOutput() ProjectDefaultBranchOutput {
+	return o
+}
+
+func (o ProjectDefaultBranchOutput) ToProjectDefaultBranchOutputWithContext(ctx context.Context) ProjectDefaultBranchOutput {
+	return o
+}
+
+func (o ProjectDefaultBranchOutput) ToProjectDefaultBranchPtrOutput() ProjectDefaultBranchPtrOutput {
+	return o.ToProjectDefaultBranchPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectDefaultBranchOutput) ToProjectDefaultBranchPtrOutputWithContext(ctx context.Context) ProjectDefaultBranchPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectDefaultBranch) *ProjectDefaultBranch {
+		return &v
+	}).(ProjectDefaultBranchPtrOutput)
+}
+
+// The default database's name (default `neondb`), at most 63 bytes.
+func (o ProjectDefaultBranchOutput) DatabaseName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectDefaultBranch) *string { return v.DatabaseName }).(pulumi.StringPtrOutput)
+}
+
+// The default branch's name (default `main`), 1..256 characters.
+func (o ProjectDefaultBranchOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectDefaultBranch) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+func (o ProjectDefaultBranchOutput) RoleName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectDefaultBranch) *string { return v.RoleName }).(pulumi.StringPtrOutput)
+}
+
+type ProjectDefaultBranchPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectDefaultBranchPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectDefaultBranch)(nil)).Elem()
+}
+
+func (o ProjectDefaultBranchPtrOutput) ToProjectDefaultBranchPtrOutput() ProjectDefaultBranchPtrOutput {
+	return o
+}
+
+func (o ProjectDefaultBranchPtrOutput) ToProjectDefaultBranchPtrOutputWithContext(ctx context.Context) ProjectDefaultBranchPtrOutput {
+	return o
+}
+
+func (o ProjectDefaultBranchPtrOutput) Elem() ProjectDefaultBranchOutput {
+	return o.ApplyT(func(v *ProjectDefaultBranch) ProjectDefaultBranch {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectDefaultBranch
+		return ret
+	}).(ProjectDefaultBranchOutput)
+}
+
+// The default database's name (default `neondb`), at most 63 bytes.
+func (o ProjectDefaultBranchPtrOutput) DatabaseName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultBranch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DatabaseName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The default branch's name (default `main`), 1..256 characters.
+func (o ProjectDefaultBranchPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultBranch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+func (o ProjectDefaultBranchPtrOutput) RoleName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultBranch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RoleName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+type ProjectDefaultEndpointSettings struct {
+	// Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+	AutoscalingLimitMaxCu *float64 `pulumi:"autoscalingLimitMaxCu"`
+	// Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+	AutoscalingLimitMinCu *float64 `pulumi:"autoscalingLimitMinCu"`
+	// Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+	SuspendTimeoutSeconds *int `pulumi:"suspendTimeoutSeconds"`
+}
+
+// ProjectDefaultEndpointSettingsInput is an input type that accepts ProjectDefaultEndpointSettingsArgs and ProjectDefaultEndpointSettingsOutput values.
+// You can construct a concrete instance of `ProjectDefaultEndpointSettingsInput` via:
+//
+//	ProjectDefaultEndpointSettingsArgs{...}
+type ProjectDefaultEndpointSettingsInput interface {
+	pulumi.Input
+
+	ToProjectDefaultEndpointSettingsOutput() ProjectDefaultEndpointSettingsOutput
+	ToProjectDefaultEndpointSettingsOutputWithContext(context.Context) ProjectDefaultEndpointSettingsOutput
+}
+
+// The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+type ProjectDefaultEndpointSettingsArgs struct {
+	// Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+	AutoscalingLimitMaxCu pulumi.Float64PtrInput `pulumi:"autoscalingLimitMaxCu"`
+	// Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+	AutoscalingLimitMinCu pulumi.Float64PtrInput `pulumi:"autoscalingLimitMinCu"`
+	// Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+	SuspendTimeoutSeconds pulumi.IntPtrInput `pulumi:"suspendTimeoutSeconds"`
+}
+
+func (ProjectDefaultEndpointSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectDefaultEndpointSettings)(nil)).Elem()
+}
+
+func (i ProjectDefaultEndpointSettingsArgs) ToProjectDefaultEndpointSettingsOutput() ProjectDefaultEndpointSettingsOutput {
+	return i.ToProjectDefaultEndpointSettingsOutputWithContext(context.Background())
+}
+
+func (i ProjectDefaultEndpointSettingsArgs) ToProjectDefaultEndpointSettingsOutputWithContext(ctx context.Context) ProjectDefaultEndpointSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultEndpointSettingsOutput)
+}
+
+func (i ProjectDefaultEndpointSettingsArgs) ToProjectDefaultEndpointSettingsPtrOutput() ProjectDefaultEndpointSettingsPtrOutput {
+	return i.ToProjectDefaultEndpointSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ProjectDefaultEndpointSettingsArgs) ToProjectDefaultEndpointSettingsPtrOutputWithContext(ctx context.Context) ProjectDefaultEndpointSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultEndpointSettingsOutput).ToProjectDefaultEndpointSettingsPtrOutputWithContext(ctx)
+}
+
+// ProjectDefaultEndpointSettingsPtrInput is an input type that accepts ProjectDefaultEndpointSettingsArgs, ProjectDefaultEndpointSettingsPtr and ProjectDefaultEndpointSettingsPtrOutput values.
+// You can construct a concrete instance of `ProjectDefaultEndpointSettingsPtrInput` via:
+//
+//	        ProjectDefaultEndpointSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectDefaultEndpointSettingsPtrInput interface {
+	pulumi.Input
+
+	ToProjectDefaultEndpointSettingsPtrOutput() ProjectDefaultEndpointSettingsPtrOutput
+	ToProjectDefaultEndpointSettingsPtrOutputWithContext(context.Context) ProjectDefaultEndpointSettingsPtrOutput
+}
+
+type projectDefaultEndpointSettingsPtrType ProjectDefaultEndpointSettingsArgs
+
+func ProjectDefaultEndpointSettingsPtr(v *ProjectDefaultEndpointSettingsArgs) ProjectDefaultEndpointSettingsPtrInput {
+	return (*projectDefaultEndpointSettingsPtrType)(v)
+}
+
+func (*projectDefaultEndpointSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectDefaultEndpointSettings)(nil)).Elem()
+}
+
+func (i *projectDefaultEndpointSettingsPtrType) ToProjectDefaultEndpointSettingsPtrOutput() ProjectDefaultEndpointSettingsPtrOutput {
+	return i.ToProjectDefaultEndpointSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *projectDefaultEndpointSettingsPtrType) ToProjectDefaultEndpointSettingsPtrOutputWithContext(ctx context.Context) ProjectDefaultEndpointSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectDefaultEndpointSettingsPtrOutput)
+}
+
+// The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+type ProjectDefaultEndpointSettingsOutput struct{ *pulumi.OutputState }
+
+func (ProjectDefaultEndpointSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectDefaultEndpointSettings)(nil)).Elem()
+}
+
+func (o ProjectDefaultEndpointSettingsOutput) ToProjectDefaultEndpointSettingsOutput() ProjectDefaultEndpointSettingsOutput {
+	return o
+}
+
+func (o ProjectDefaultEndpointSettingsOutput) ToProjectDefaultEndpointSettingsOutputWithContext(ctx context.Context) ProjectDefaultEndpointSettingsOutput {
+	return o
+}
+
+func (o ProjectDefaultEndpointSettingsOutput) ToProjectDefaultEndpointSettingsPtrOutput() ProjectDefaultEndpointSettingsPtrOutput {
+	return o.ToProjectDefaultEndpointSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectDefaultEndpointSettingsOutput) ToProjectDefaultEndpointSettingsPtrOutputWithContext(ctx context.Context) ProjectDefaultEndpointSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectDefaultEndpointSettings) *ProjectDefaultEndpointSettings {
+		return &v
+	}).(ProjectDefaultEndpointSettingsPtrOutput)
+}
+
+// Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+func (o ProjectDefaultEndpointSettingsOutput) AutoscalingLimitMaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ProjectDefaultEndpointSettings) *float64 { return v.AutoscalingLimitMaxCu }).(pulumi.Float64PtrOutput)
+}
+
+// Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+func (o ProjectDefaultEndpointSettingsOutput) AutoscalingLimitMinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ProjectDefaultEndpointSettings) *float64 { return v.AutoscalingLimitMinCu }).(pulumi.Float64PtrOutput)
+}
+
+// Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+func (o ProjectDefaultEndpointSettingsOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectDefaultEndpointSettings) *int { return v.SuspendTimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type ProjectDefaultEndpointSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectDefaultEndpointSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectDefaultEndpointSettings)(nil)).Elem()
+}
+
+func (o ProjectDefaultEndpointSettingsPtrOutput) ToProjectDefaultEndpointSettingsPtrOutput() ProjectDefaultEndpointSettingsPtrOutput {
+	return o
+}
+
+func (o ProjectDefaultEndpointSettingsPtrOutput) ToProjectDefaultEndpointSettingsPtrOutputWithContext(ctx context.Context) ProjectDefaultEndpointSettingsPtrOutput {
+	return o
+}
+
+func (o ProjectDefaultEndpointSettingsPtrOutput) Elem() ProjectDefaultEndpointSettingsOutput {
+	return o.ApplyT(func(v *ProjectDefaultEndpointSettings) ProjectDefaultEndpointSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectDefaultEndpointSettings
+		return ret
+	}).(ProjectDefaultEndpointSettingsOutput)
+}
+
+// Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+func (o ProjectDefaultEndpointSettingsPtrOutput) AutoscalingLimitMaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultEndpointSettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.AutoscalingLimitMaxCu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+func (o ProjectDefaultEndpointSettingsPtrOutput) AutoscalingLimitMinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultEndpointSettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.AutoscalingLimitMinCu
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+func (o ProjectDefaultEndpointSettingsPtrOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectDefaultEndpointSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.SuspendTimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+type ProjectSettings struct {
+	// The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+	AllowedIps []string `pulumi:"allowedIps"`
+	// Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+	EnableLogicalReplication *bool `pulumi:"enableLogicalReplication"`
+}
+
+// ProjectSettingsInput is an input type that accepts ProjectSettingsArgs and ProjectSettingsOutput values.
+// You can construct a concrete instance of `ProjectSettingsInput` via:
+//
+//	ProjectSettingsArgs{...}
+type ProjectSettingsInput interface {
+	pulumi.Input
+
+	ToProjectSettingsOutput() ProjectSettingsOutput
+	ToProjectSettingsOutputWithContext(context.Context) ProjectSettingsOutput
+}
+
+// Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+type ProjectSettingsArgs struct {
+	// The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+	AllowedIps pulumi.StringArrayInput `pulumi:"allowedIps"`
+	// Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+	EnableLogicalReplication pulumi.BoolPtrInput `pulumi:"enableLogicalReplication"`
+}
+
+func (ProjectSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectSettings)(nil)).Elem()
+}
+
+func (i ProjectSettingsArgs) ToProjectSettingsOutput() ProjectSettingsOutput {
+	return i.ToProjectSettingsOutputWithContext(context.Background())
+}
+
+func (i ProjectSettingsArgs) ToProjectSettingsOutputWithContext(ctx context.Context) ProjectSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSettingsOutput)
+}
+
+func (i ProjectSettingsArgs) ToProjectSettingsPtrOutput() ProjectSettingsPtrOutput {
+	return i.ToProjectSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ProjectSettingsArgs) ToProjectSettingsPtrOutputWithContext(ctx context.Context) ProjectSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSettingsOutput).ToProjectSettingsPtrOutputWithContext(ctx)
+}
+
+// ProjectSettingsPtrInput is an input type that accepts ProjectSettingsArgs, ProjectSettingsPtr and ProjectSettingsPtrOutput values.
+// You can construct a concrete instance of `ProjectSettingsPtrInput` via:
+//
+//	        ProjectSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectSettingsPtrInput interface {
+	pulumi.Input
+
+	ToProjectSettingsPtrOutput() ProjectSettingsPtrOutput
+	ToProjectSettingsPtrOutputWithContext(context.Context) ProjectSettingsPtrOutput
+}
+
+type projectSettingsPtrType ProjectSettingsArgs
+
+func ProjectSettingsPtr(v *ProjectSettingsArgs) ProjectSettingsPtrInput {
+	return (*projectSettingsPtrType)(v)
+}
+
+func (*projectSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectSettings)(nil)).Elem()
+}
+
+func (i *projectSettingsPtrType) ToProjectSettingsPtrOutput() ProjectSettingsPtrOutput {
+	return i.ToProjectSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *projectSettingsPtrType) ToProjectSettingsPtrOutputWithContext(ctx context.Context) ProjectSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSettingsPtrOutput)
+}
+
+// Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+type ProjectSettingsOutput struct{ *pulumi.OutputState }
+
+func (ProjectSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectSettings)(nil)).Elem()
+}
+
+func (o ProjectSettingsOutput) ToProjectSettingsOutput() ProjectSettingsOutput {
+	return o
+}
+
+func (o ProjectSettingsOutput) ToProjectSettingsOutputWithContext(ctx context.Context) ProjectSettingsOutput {
+	return o
+}
+
+func (o ProjectSettingsOutput) ToProjectSettingsPtrOutput() ProjectSettingsPtrOutput {
+	return o.ToProjectSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectSettingsOutput) ToProjectSettingsPtrOutputWithContext(ctx context.Context) ProjectSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectSettings) *ProjectSettings {
+		return &v
+	}).(ProjectSettingsPtrOutput)
+}
+
+// The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+func (o ProjectSettingsOutput) AllowedIps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectSettings) []string { return v.AllowedIps }).(pulumi.StringArrayOutput)
+}
+
+// Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+func (o ProjectSettingsOutput) EnableLogicalReplication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ProjectSettings) *bool { return v.EnableLogicalReplication }).(pulumi.BoolPtrOutput)
+}
+
+type ProjectSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectSettings)(nil)).Elem()
+}
+
+func (o ProjectSettingsPtrOutput) ToProjectSettingsPtrOutput() ProjectSettingsPtrOutput {
+	return o
+}
+
+func (o ProjectSettingsPtrOutput) ToProjectSettingsPtrOutputWithContext(ctx context.Context) ProjectSettingsPtrOutput {
+	return o
+}
+
+func (o ProjectSettingsPtrOutput) Elem() ProjectSettingsOutput {
+	return o.ApplyT(func(v *ProjectSettings) ProjectSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectSettings
+		return ret
+	}).(ProjectSettingsOutput)
+}
+
+// The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+func (o ProjectSettingsPtrOutput) AllowedIps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ProjectSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedIps
+	}).(pulumi.StringArrayOutput)
+}
+
+// Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+func (o ProjectSettingsPtrOutput) EnableLogicalReplication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ProjectSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnableLogicalReplication
+	}).(pulumi.BoolPtrOutput)
+}
+
 // A project as listed.
 type ProjectSummary struct {
 	// Creation time (ISO 8601).
@@ -917,6 +1432,12 @@ func (o RoleInfoArrayOutput) Index(i pulumi.IntInput) RoleInfoOutput {
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PreloadLibrariesInput)(nil)).Elem(), PreloadLibrariesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PreloadLibrariesPtrInput)(nil)).Elem(), PreloadLibrariesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultBranchInput)(nil)).Elem(), ProjectDefaultBranchArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultBranchPtrInput)(nil)).Elem(), ProjectDefaultBranchArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultEndpointSettingsInput)(nil)).Elem(), ProjectDefaultEndpointSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectDefaultEndpointSettingsPtrInput)(nil)).Elem(), ProjectDefaultEndpointSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSettingsInput)(nil)).Elem(), ProjectSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSettingsPtrInput)(nil)).Elem(), ProjectSettingsArgs{})
 	pulumi.RegisterOutputType(BranchInfoOutput{})
 	pulumi.RegisterOutputType(BranchInfoArrayOutput{})
 	pulumi.RegisterOutputType(ComputeInfoOutput{})
@@ -925,6 +1446,12 @@ func init() {
 	pulumi.RegisterOutputType(DatabaseInfoArrayOutput{})
 	pulumi.RegisterOutputType(PreloadLibrariesOutput{})
 	pulumi.RegisterOutputType(PreloadLibrariesPtrOutput{})
+	pulumi.RegisterOutputType(ProjectDefaultBranchOutput{})
+	pulumi.RegisterOutputType(ProjectDefaultBranchPtrOutput{})
+	pulumi.RegisterOutputType(ProjectDefaultEndpointSettingsOutput{})
+	pulumi.RegisterOutputType(ProjectDefaultEndpointSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ProjectSettingsOutput{})
+	pulumi.RegisterOutputType(ProjectSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryArrayOutput{})
 	pulumi.RegisterOutputType(RoleInfoOutput{})

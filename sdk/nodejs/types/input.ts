@@ -20,3 +20,53 @@ export interface PreloadLibrariesArgs {
     useDefaults?: pulumi.Input<boolean | undefined>;
 }
 
+/**
+ * The names of the default branch, role and database a new project makes (set at creation only).
+ */
+export interface ProjectDefaultBranchArgs {
+    /**
+     * The default database's name (default `neondb`), at most 63 bytes.
+     */
+    databaseName?: pulumi.Input<string | undefined>;
+    /**
+     * The default branch's name (default `main`), 1..256 characters.
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+     */
+    roleName?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+ */
+export interface ProjectDefaultEndpointSettingsArgs {
+    /**
+     * Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+     */
+    autoscalingLimitMaxCu?: pulumi.Input<number | undefined>;
+    /**
+     * Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+     */
+    autoscalingLimitMinCu?: pulumi.Input<number | undefined>;
+    /**
+     * Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+     */
+    suspendTimeoutSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+ */
+export interface ProjectSettingsArgs {
+    /**
+     * The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+     */
+    allowedIps?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+     */
+    enableLogicalReplication?: pulumi.Input<boolean | undefined>;
+}
+

@@ -283,6 +283,56 @@ export interface PreloadLibraries {
 }
 
 /**
+ * The names of the default branch, role and database a new project makes (set at creation only).
+ */
+export interface ProjectDefaultBranch {
+    /**
+     * The default database's name (default `neondb`), at most 63 bytes.
+     */
+    databaseName?: string;
+    /**
+     * The default branch's name (default `main`), 1..256 characters.
+     */
+    name?: string;
+    /**
+     * The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+     */
+    roleName?: string;
+}
+
+/**
+ * The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+ */
+export interface ProjectDefaultEndpointSettings {
+    /**
+     * Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+     */
+    autoscalingLimitMaxCu?: number;
+    /**
+     * Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+     */
+    autoscalingLimitMinCu?: number;
+    /**
+     * Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+     */
+    suspendTimeoutSeconds?: number;
+}
+
+/**
+ * Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+ */
+export interface ProjectSettings {
+    /**
+     * The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+     */
+    allowedIps?: string[];
+    /**
+     * Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+     */
+    enableLogicalReplication?: boolean;
+}
+
+/**
  * A project as listed.
  */
 export interface ProjectSummary {

@@ -19,6 +19,7 @@ from .get_project import *
 from .get_projects import *
 from .get_role_password import *
 from .get_roles import *
+from .project import *
 from .provider import *
 from .role import *
 from ._inputs import *
@@ -43,6 +44,7 @@ _utilities.register(
    "neon:index:Branch": "Branch",
    "neon:index:Compute": "Compute",
    "neon:index:Database": "Database",
+   "neon:index:Project": "Project",
    "neon:index:Role": "Role"
   }
  }

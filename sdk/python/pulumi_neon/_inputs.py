@@ -18,6 +18,12 @@ from ._enums import *
 __all__ = [
     'PreloadLibrariesArgs',
     'PreloadLibrariesArgsDict',
+    'ProjectDefaultBranchArgs',
+    'ProjectDefaultBranchArgsDict',
+    'ProjectDefaultEndpointSettingsArgs',
+    'ProjectDefaultEndpointSettingsArgsDict',
+    'ProjectSettingsArgs',
+    'ProjectSettingsArgsDict',
 ]
 
 class PreloadLibrariesArgsDict(TypedDict):
@@ -72,5 +78,207 @@ class PreloadLibrariesArgs:
     @use_defaults.setter
     def use_defaults(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "use_defaults", value)
+
+
+class ProjectDefaultBranchArgsDict(TypedDict):
+    """
+    The names of the default branch, role and database a new project makes (set at creation only).
+    """
+    database_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The default database's name (default `neondb`), at most 63 bytes.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The default branch's name (default `main`), 1..256 characters.
+    """
+    role_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+    """
+
+@pulumi.input_type
+class ProjectDefaultBranchArgs:
+    def __init__(__self__, *,
+                 database_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 role_name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The names of the default branch, role and database a new project makes (set at creation only).
+
+        :param pulumi.Input[_builtins.str] database_name: The default database's name (default `neondb`), at most 63 bytes.
+        :param pulumi.Input[_builtins.str] name: The default branch's name (default `main`), 1..256 characters.
+        :param pulumi.Input[_builtins.str] role_name: The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+        """
+        if database_name is not None:
+            pulumi.set(__self__, "database_name", database_name)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if role_name is not None:
+            pulumi.set(__self__, "role_name", role_name)
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The default database's name (default `neondb`), at most 63 bytes.
+        """
+        return pulumi.get(self, "database_name")
+
+    @database_name.setter
+    def database_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "database_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The default branch's name (default `main`), 1..256 characters.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="roleName")
+    def role_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+        """
+        return pulumi.get(self, "role_name")
+
+    @role_name.setter
+    def role_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "role_name", value)
+
+
+class ProjectDefaultEndpointSettingsArgsDict(TypedDict):
+    """
+    The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+    """
+    autoscaling_limit_max_cu: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+    """
+    autoscaling_limit_min_cu: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+    """
+    suspend_timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+    """
+
+@pulumi.input_type
+class ProjectDefaultEndpointSettingsArgs:
+    def __init__(__self__, *,
+                 autoscaling_limit_max_cu: pulumi.Input[Optional[_builtins.float]] = None,
+                 autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
+                 suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+
+        :param pulumi.Input[_builtins.float] autoscaling_limit_max_cu: Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+        :param pulumi.Input[_builtins.float] autoscaling_limit_min_cu: Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+        :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+        """
+        if autoscaling_limit_max_cu is not None:
+            pulumi.set(__self__, "autoscaling_limit_max_cu", autoscaling_limit_max_cu)
+        if autoscaling_limit_min_cu is not None:
+            pulumi.set(__self__, "autoscaling_limit_min_cu", autoscaling_limit_min_cu)
+        if suspend_timeout_seconds is not None:
+            pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMaxCu")
+    def autoscaling_limit_max_cu(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+        """
+        return pulumi.get(self, "autoscaling_limit_max_cu")
+
+    @autoscaling_limit_max_cu.setter
+    def autoscaling_limit_max_cu(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "autoscaling_limit_max_cu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMinCu")
+    def autoscaling_limit_min_cu(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+        """
+        return pulumi.get(self, "autoscaling_limit_min_cu")
+
+    @autoscaling_limit_min_cu.setter
+    def autoscaling_limit_min_cu(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "autoscaling_limit_min_cu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="suspendTimeoutSeconds")
+    def suspend_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+        """
+        return pulumi.get(self, "suspend_timeout_seconds")
+
+    @suspend_timeout_seconds.setter
+    def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class ProjectSettingsArgsDict(TypedDict):
+    """
+    Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+    """
+    allowed_ips: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+    """
+    enable_logical_replication: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+    """
+
+@pulumi.input_type
+class ProjectSettingsArgs:
+    def __init__(__self__, *,
+                 allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+        :param pulumi.Input[_builtins.bool] enable_logical_replication: Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+        """
+        if allowed_ips is not None:
+            pulumi.set(__self__, "allowed_ips", allowed_ips)
+        if enable_logical_replication is not None:
+            pulumi.set(__self__, "enable_logical_replication", enable_logical_replication)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedIps")
+    def allowed_ips(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+        """
+        return pulumi.get(self, "allowed_ips")
+
+    @allowed_ips.setter
+    def allowed_ips(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "allowed_ips", value)
+
+    @_builtins.property
+    @pulumi.getter(name="enableLogicalReplication")
+    def enable_logical_replication(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+        """
+        return pulumi.get(self, "enable_logical_replication")
+
+    @enable_logical_replication.setter
+    def enable_logical_replication(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enable_logical_replication", value)
 
 

@@ -21,6 +21,9 @@ __all__ = [
     'ComputeInfo',
     'DatabaseInfo',
     'PreloadLibraries',
+    'ProjectDefaultBranch',
+    'ProjectDefaultEndpointSettings',
+    'ProjectSettings',
     'ProjectSummary',
     'RoleInfo',
 ]
@@ -802,6 +805,197 @@ class PreloadLibraries(dict):
         Whether Neon's default libraries are preloaded.
         """
         return pulumi.get(self, "use_defaults")
+
+
+@pulumi.output_type
+class ProjectDefaultBranch(dict):
+    """
+    The names of the default branch, role and database a new project makes (set at creation only).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "databaseName":
+            suggest = "database_name"
+        elif key == "roleName":
+            suggest = "role_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectDefaultBranch. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectDefaultBranch.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectDefaultBranch.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 database_name: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 role_name: Optional[_builtins.str] = None):
+        """
+        The names of the default branch, role and database a new project makes (set at creation only).
+
+        :param _builtins.str database_name: The default database's name (default `neondb`), at most 63 bytes.
+        :param _builtins.str name: The default branch's name (default `main`), 1..256 characters.
+        :param _builtins.str role_name: The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+        """
+        if database_name is not None:
+            pulumi.set(__self__, "database_name", database_name)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if role_name is not None:
+            pulumi.set(__self__, "role_name", role_name)
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> Optional[_builtins.str]:
+        """
+        The default database's name (default `neondb`), at most 63 bytes.
+        """
+        return pulumi.get(self, "database_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The default branch's name (default `main`), 1..256 characters.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="roleName")
+    def role_name(self) -> Optional[_builtins.str]:
+        """
+        The default role's name (default `{databaseName}_owner`), at most 63 bytes.
+        """
+        return pulumi.get(self, "role_name")
+
+
+@pulumi.output_type
+class ProjectDefaultEndpointSettings(dict):
+    """
+    The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "autoscalingLimitMaxCu":
+            suggest = "autoscaling_limit_max_cu"
+        elif key == "autoscalingLimitMinCu":
+            suggest = "autoscaling_limit_min_cu"
+        elif key == "suspendTimeoutSeconds":
+            suggest = "suspend_timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectDefaultEndpointSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectDefaultEndpointSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectDefaultEndpointSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 autoscaling_limit_max_cu: Optional[_builtins.float] = None,
+                 autoscaling_limit_min_cu: Optional[_builtins.float] = None,
+                 suspend_timeout_seconds: Optional[_builtins.int] = None):
+        """
+        The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.
+
+        :param _builtins.float autoscaling_limit_max_cu: Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+        :param _builtins.float autoscaling_limit_min_cu: Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+        :param _builtins.int suspend_timeout_seconds: Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+        """
+        if autoscaling_limit_max_cu is not None:
+            pulumi.set(__self__, "autoscaling_limit_max_cu", autoscaling_limit_max_cu)
+        if autoscaling_limit_min_cu is not None:
+            pulumi.set(__self__, "autoscaling_limit_min_cu", autoscaling_limit_min_cu)
+        if suspend_timeout_seconds is not None:
+            pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMaxCu")
+    def autoscaling_limit_max_cu(self) -> Optional[_builtins.float]:
+        """
+        Maximum size in CU (autoscaling up to 16 CU, at most 8 CU above the minimum).
+        """
+        return pulumi.get(self, "autoscaling_limit_max_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMinCu")
+    def autoscaling_limit_min_cu(self) -> Optional[_builtins.float]:
+        """
+        Minimum size in CU (0.25, 0.5, 1..16, even 18..56); set with autoscalingLimitMaxCu.
+        """
+        return pulumi.get(self, "autoscaling_limit_min_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="suspendTimeoutSeconds")
+    def suspend_timeout_seconds(self) -> Optional[_builtins.int]:
+        """
+        Idle seconds before suspending: 0 = the default (300), -1 = never, else 60..604800.
+        """
+        return pulumi.get(self, "suspend_timeout_seconds")
+
+
+@pulumi.output_type
+class ProjectSettings(dict):
+    """
+    Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowedIps":
+            suggest = "allowed_ips"
+        elif key == "enableLogicalReplication":
+            suggest = "enable_logical_replication"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 allowed_ips: Optional[Sequence[_builtins.str]] = None,
+                 enable_logical_replication: Optional[_builtins.bool] = None):
+        """
+        Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.
+
+        :param Sequence[_builtins.str] allowed_ips: The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+        :param _builtins.bool enable_logical_replication: Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+        """
+        if allowed_ips is not None:
+            pulumi.set(__self__, "allowed_ips", allowed_ips)
+        if enable_logical_replication is not None:
+            pulumi.set(__self__, "enable_logical_replication", enable_logical_replication)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedIps")
+    def allowed_ips(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The addresses, ranges or CIDR blocks allowed to connect (IP Allow; `allowed_ips.ips`); empty: any address.
+        """
+        return pulumi.get(self, "allowed_ips")
+
+    @_builtins.property
+    @pulumi.getter(name="enableLogicalReplication")
+    def enable_logical_replication(self) -> Optional[_builtins.bool]:
+        """
+        Sets wal_level=logical on every compute: the running computes are suspended (their connections drop), and it cannot be turned off again (OpenAPI).
+        """
+        return pulumi.get(self, "enable_logical_replication")
 
 
 @pulumi.output_type

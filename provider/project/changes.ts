@@ -1,0 +1,244 @@
+/**
+ * Project's changes: creating one, reading it with its default objects, updating it in place (with the default
+ * compute's resize), and adopting one by id.
+ *
+ * - A create is sent once and waited for (its `create_timeline` and `start_compute`): the default role's password is
+ *   in its answer only (later reads reveal it, which a project that stores no passwords refuses). A create whose
+ *   answer was lost is not resent: a project's name is not unique, so nothing tells the project it made from another
+ *   (architecture.md, rule 11); the error says to look. A project made whose operations failed is kept in state by its
+ *   id, as it is now (recordedAsItIs), so it is never orphaned.
+ * - An update is one PATCH of what changed (OpenAPI `ProjectUpdateRequest`), then, when `defaultEndpointSettings`
+ *   changed, one PATCH of the default compute with the changed fields: Neon's PATCH of the project changes only the
+ *   computes made afterwards (kislerdm/terraform-provider-neon#234).
+ * - The outputs are the project's record, its default branch and read-write compute, the default role and database
+ *   named at creation and the connection strings built from them (connection/connection-uri.ts: no request), so a
+ *   refresh rebuilds the same strings and the preview after an `up` shows nothing (kislerdm#179).
+ */
+import type { ProjectCreate, ProjectDetail, ProjectUpdate } from "../../client";
+import { formatConnectionUri } from "../connection/connection-uri";
+import * as adoption from "../shared/adoption";
+import { apiBody, outputsFrom, planChange } from "../shared/declaration";
+import { errorKind, found } from "../shared/errors";
+import { recordedAsItIs } from "../shared/lifecycle";
+import { client } from "../shared/runtime";
+import { PROJECT } from "./declaration";
+import { DEFAULT_ENDPOINT_SETTINGS } from "./values";
+
+type Props = Record<string, unknown>;
+
+/** The inputs the provider keeps in the outputs as given (the service knows nothing of them). */
+export function recordsOf(inputs: Props): Props {
+  return {
+    deletionProtection: inputs.deletionProtection ?? true,
+    adoptId: inputs.adoptId,
+    resourceName: inputs.resourceName,
+  };
+}
+
+/** `settings` as the API spells them (ProjectSettingsData): only the fields the program sets. */
+export function settingsBody(settings: unknown): Props | undefined {
+  if (typeof settings !== "object" || settings === null) return undefined;
+  const { allowedIps, enableLogicalReplication } = settings as Props;
+  const body: Props = {};
+  if (allowedIps !== undefined) body.allowed_ips = { ips: allowedIps };
+  if (enableLogicalReplication !== undefined) body.enable_logical_replication = enableLogicalReplication;
+  return body;
+}
+
+/** The default objects a project's outputs name, besides its own record. */
+interface Defaults {
+  branchId: string;
+  compute?: { id: string; host: string };
+  /** The default branch, role and database names (the `branch` output). */
+  names: { name: string; roleName: string; databaseName: string };
+  password?: string;
+}
+
+/** The pooled host: `-pooler` after the compute id (api.md, Ids). */
+const poolerHost = (id: string, host: string) =>
+  host.startsWith(`${id}.`) ? `${id}-pooler${host.slice(id.length)}` : host;
+
+/** Every output of a project: its record, its default objects, the connection strings, and the provider's records. */
+export function toOutputs(project: ProjectDetail, defaults: Defaults, records: Props): Props {
+  const { names, compute, password } = defaults;
+  const uri = (host: string) =>
+    formatConnectionUri({ host, roleName: names.roleName, password, databaseName: names.databaseName });
+  const connections =
+    compute && typeof password === "string"
+      ? { connectionUri: uri(compute.host), connectionUriPooled: uri(poolerHost(compute.id, compute.host)) }
+      : {};
+  const settings = {
+    allowedIps: project.settings?.allowed_ips?.ips ?? [],
+    enableLogicalReplication: project.settings?.enable_logical_replication ?? false,
+  };
+  const outs = outputsFrom(PROJECT, project, {
+    settings,
+    branch: names,
+    defaultBranchId: defaults.branchId,
+    defaultComputeId: compute?.id,
+    defaultComputeHost: compute?.host,
+    roleName: names.roleName,
+    rolePassword: password,
+    databaseName: names.databaseName,
+    ...connections,
+    ...records,
+  });
+  return defined(outs);
+}
+
+/** Without the properties whose value is undefined: the plugin cannot send them (protobuf's Struct has no undefined). */
+export const defined = (props: Props): Props =>
+  Object.fromEntries(Object.entries(props).filter(([, v]) => v !== undefined));
+
+/** The project `id` as it is now: its record and default objects; `known` names and password kept from state. */
+export async function readProject(id: string, records: Props, known: Props = {}): Promise<Props> {
+  const project = await client().projects.get(id);
+  const branches = await client().branches.list(id);
+  const branch = branches.find((b) => b.default) ?? branches[0];
+  const computes = branch ? await client().endpoints.listForBranch(id, branch.id) : [];
+  const compute = computes.find((c) => c.type === "read_write");
+  const names = (known.branch as Defaults["names"] | undefined) ?? (await namesOn(id, branch?.id));
+  let password = known.rolePassword as string | undefined;
+  if (password === undefined && branch) {
+    password = await client()
+      .roles.revealPassword(id, branch.id, names.roleName)
+      .catch(() => undefined); // a project that stores no passwords (412), or a role gone: no connection strings
+  }
+  const defaults = { branchId: branch?.id ?? "", compute, names, password };
+  return toOutputs(project, defaults, records);
+}
+
+/** The default branch's name, its first database and that database's owner (an adoption's or import's names). */
+async function namesOn(id: string, branchId: string | undefined): Promise<Defaults["names"]> {
+  if (branchId === undefined) return { name: "", roleName: "", databaseName: "" };
+  const { branch } = await client().branches.get(id, branchId);
+  const [database] = await client().databases.list(id, branchId);
+  return { name: branch.name, roleName: database?.owner_name ?? "", databaseName: database?.name ?? "" };
+}
+
+const CREATE_FIELDS = [
+  "name",
+  "regionId",
+  "pgVersion",
+  "orgId",
+  "historyRetentionSeconds",
+  "defaultEndpointSettings",
+  "branch",
+];
+
+export async function createProject(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const body = apiBody(PROJECT, inputs, CREATE_FIELDS) as ProjectCreate;
+  const settings = settingsBody(inputs.settings);
+  if (settings) body.settings = settings;
+  try {
+    const made = await client().projects.create(body);
+    const role = made.roles.find((r) => typeof r.password === "string");
+    const database = made.databases.find((d) => d.owner_name === role?.name) ?? made.databases[0];
+    const compute = made.endpoints.find((e) => e.type === "read_write");
+    const names = { name: made.branch.name, roleName: role?.name ?? "", databaseName: database?.name ?? "" };
+    const defaults = { branchId: made.branch.id, compute, names, password: role?.password };
+    return { id: made.project.id, outs: toOutputs(made.project, defaults, recordsOf(inputs)) };
+  } catch (error) {
+    if (errorKind(error) === "ambiguous") throw lostCreate(inputs, error);
+    const id = (error as { resourceId?: string }).resourceId;
+    if (id === undefined) throw error;
+    throw await recordedAsItIs(id, inputs, error, { read: () => readProject(id, recordsOf(inputs)) });
+  }
+}
+
+/** A create whose answer was lost: it may have made a project, which nothing can tell from another (see above). */
+function lostCreate(inputs: Props, error: unknown): Error {
+  return new Error(
+    `The answer to the create of project ${JSON.stringify(inputs.name)} was lost (${(error as Error).message}): ` +
+      `the project may have been made. Look for it in the Neon console (or neonctl projects list); if it is there, ` +
+      `set adoptId to its id and run pulumi up again (then remove adoptId), else run pulumi up again.`,
+    { cause: error },
+  );
+}
+
+/** The PATCH body of the changed `properties` (settings and defaults with the fields the program sets). */
+function patchBody(news: Props, properties: string[]): ProjectUpdate {
+  const body = apiBody(
+    PROJECT,
+    news,
+    properties.filter((p) => p !== "settings"),
+  ) as ProjectUpdate;
+  if (properties.includes("settings")) body.settings = settingsBody(news.settings);
+  return body;
+}
+
+/** The default compute's fields to PATCH for a change of `defaultEndpointSettings` (only those the program sets). */
+export function computeBody(news: Props): Props {
+  const settings = (news.defaultEndpointSettings ?? {}) as Props;
+  const body: Props = {};
+  for (const [name, field] of Object.entries(DEFAULT_ENDPOINT_SETTINGS.fields))
+    if (settings[name] !== undefined) body[field.api] = settings[name];
+  return body;
+}
+
+/** Applies `news` to the project `id` whose outputs are `olds`; returns the new outputs. */
+export async function updateProject(id: string, olds: Props, news: Props): Promise<Props> {
+  const plan = planChange(PROJECT, olds, news);
+  const records = recordsOf(news);
+  const patch = plan.by.update;
+  if (patch.length === 0) return defined({ ...olds, ...records, adoptId: news.adoptId });
+  try {
+    await client().projects.update(id, patchBody(news, patch));
+    const computeId = olds.defaultComputeId;
+    if (patch.includes("defaultEndpointSettings") && typeof computeId === "string") {
+      const body = computeBody(news);
+      if (Object.keys(body).length > 0) await client().endpoints.update(id, computeId, body);
+    }
+  } catch (error) {
+    if (errorKind(error) === "not_found") throw error;
+    const read = () => readProject(id, records, olds);
+    const message = `${id}: the update did not finish: ${(error as Error).message}`;
+    throw await recordedAsItIs(id, news, error, { read, message });
+  }
+  return readProject(id, records, olds);
+}
+
+/** How adoption's messages speak of a project. */
+const ADOPTABLE: adoption.Adoptable = {
+  type: "Project",
+  kind: "project",
+  adopting: () =>
+    "where its name, history retention, settings or default compute settings differ from the program's, adopting " +
+    "changes them (with name left out, it keeps its name; another region, Postgres version, organization or default " +
+    "branch names are refused)",
+};
+
+/** Takes the project `inputs.adoptId` under management (again, for a replacement: shared/adoption.ts). */
+export async function adoptProject(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const id = String(inputs.adoptId);
+  const records = recordsOf(inputs);
+  await adoption.readForAdoption(ADOPTABLE, id, id, () => client().projects.get(id));
+  const current = await readProject(id, records);
+  const plan = planChange(PROJECT, current, inputs);
+  const fixed = [...plan.by.replace, ...plan.by.refused];
+  if (fixed.length > 0) {
+    const why = fixed.map((p) => `${p} is ${JSON.stringify(current[p] ?? null)} on the service`).join("; ");
+    throw adoption.cannotAdopt(
+      ADOPTABLE,
+      id,
+      why,
+      "these are set when a project is created; remove them or adopt another project",
+    );
+  }
+  const outs = plan.by.update.length > 0 ? await updateProject(id, current, inputs) : current;
+  return { id, outs };
+}
+
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
+
+/** Why Delete leaves the project `id` on the service, or undefined to delete it. */
+export const keptOnDelete = (id: string, label: string, props: Props): string | undefined =>
+  adoption.keptAdopted(ADOPTABLE, id, label, props);
+
+/** Whether the project `id` is gone: the account's list (searched by id) answers without it. */
+export async function projectListedNot(id: string): Promise<boolean> {
+  const projects = await found(() => client().projects.listAll({ search: id }));
+  return projects !== undefined && !projects.some((p) => p.id === id);
+}
