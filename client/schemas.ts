@@ -117,7 +117,6 @@ export const Project = z.object({
 });
 export type Project = z.infer<typeof Project>;
 
-
 export const Pagination = z.object({ cursor: z.string().optional() });
 
 export const ProjectsPage = z.object({
