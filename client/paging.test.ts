@@ -28,15 +28,26 @@ describe("branches.list follows pagination.next to the end", () => {
 describe("the operations a recovered change waits for are read from every page", () => {
   it("a role create whose response is lost answers with the apply_config of each compute of the branch", async () => {
     await emu.close();
-    emu = await start({ pageSize: 1, operationDurationMs: 1000 }); // still running when the create is recovered
+    // The service's time moves only when the test moves it, so the create's operations are still running when it is
+    // recovered however slow the machine: the clock runs while the compute is made, then only once the client polls
+    // the operations it found.
+    emu = await start({ pageSize: 1, operationDurationMs: 1000, manualClock: true });
     client = clientFor(emu);
     const main = emu.branches.main;
-    await client.endpoints.create(emu.projectId, { branch_id: main, type: "read_only" });
+    const running = (when: () => boolean) => setInterval(() => when() && emu.clock.advance(250), 5);
+    const made = running(() => true);
+    await client.endpoints
+      .create(emu.projectId, { branch_id: main, type: "read_only" })
+      .finally(() => clearInterval(made));
     // the first apply_config (the older, on the second page) fails once and is retried: it ends after the other
     emu.operations.failNext({ action: "apply_config", status: "failed", retries: 1 });
     emu.faults.add({ method: "POST", path: /\/roles$/, kind: "ambiguous", times: 1 });
+    const polls = seen(emu, "GET", /\/operations\/[^/]+$/).length;
+    const waited = running(() => seen(emu, "GET", /\/operations\/[^/]+$/).length > polls);
     const recover = () => client.roles.get(emu.projectId, main, "lost").catch(() => undefined);
-    const { operations } = await client.roles.create(emu.projectId, main, { name: "lost" }, { recover });
+    const { operations } = await client.roles
+      .create(emu.projectId, main, { name: "lost" }, { recover })
+      .finally(() => clearInterval(waited));
     expect(operations.map((op) => op.action)).toEqual(["apply_config", "apply_config"]);
     expect(done(operations)).toBe(true);
     expect(seen(emu, "POST", /\/roles$/)).toHaveLength(1);
