@@ -34,6 +34,9 @@ export function configure(request: ConfigureRequest): void {
   configureRuntime(configOf(request), explicitProviderName(request));
 }
 
+/** The names the engine gives a default provider: `default`, `default_<major>_<minor>_<patch>[_<pre>…]`. */
+const DEFAULT_PROVIDER = /^default(_\d+_\d+_\d+(_\w+)*)?$/;
+
 /**
  * The name of the explicit provider resource being configured, from the request's name or URN (sent since pulumi
  * v3.132); undefined for the default provider, which the engine names `default` or `default_<version>`
@@ -41,5 +44,5 @@ export function configure(request: ConfigureRequest): void {
  */
 export function explicitProviderName(request: ConfigureRequest): string | undefined {
   const name = request.getName() || (request.getUrn() ?? "").split("::").pop() || "";
-  return name === "" || /^default(_|$)/.test(name) ? undefined : name;
+  return name === "" || DEFAULT_PROVIDER.test(name) ? undefined : name;
 }

@@ -15,6 +15,19 @@ Started by hand, it serves the provider protocol on a port of 127.0.0.1 and prin
 More: docs/native.md in the repository.
 `;
 
+/**
+ * The engine's address: the first argument that is neither a flag nor a flag's value. The engine passes
+ * `--logtostderr`, `-v=N`, `--logflow`, and `--tracing <endpoint>` before it (sdk/go/common/resource/plugin/plugin.go,
+ * buildPluginArguments).
+ */
+function engineAddress(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--tracing") i++;
+    else if (!args[i].startsWith("-")) return args[i];
+  }
+  return undefined;
+}
+
 async function main(args: string[]): Promise<void> {
   if (args.includes("--help") || args.includes("-h")) {
     process.stdout.write(usage());
@@ -24,7 +37,7 @@ async function main(args: string[]): Promise<void> {
     process.stdout.write(`${packageVersion()}\n`);
     return;
   }
-  const engine = args.find((arg) => !arg.startsWith("-"));
+  const engine = engineAddress(args);
   logWarningsTo(engine);
   const { port } = await serve();
   // A string, so that Node does not colour it; the engine reads this line.

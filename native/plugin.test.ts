@@ -656,6 +656,11 @@ describe("an explicit provider's messages name its own settings", () => {
     );
   });
 
+  it("a provider a program named default_eu is an explicit one, named as such", async () => {
+    const plugin = await configureAs("default_eu", { apiUrl: emulator.baseUrl });
+    await expect(checkKey(plugin)).rejects.toThrow(/provider "default_eu" has no apiKey/);
+  });
+
   it("the default provider (named default_<version>) still names neon:apiKey", async () => {
     const plugin = await configureAs("default_0_1_0", { apiKey: secret("napi_wrong"), apiUrl: emulator.baseUrl });
     const checked = await checkKey(plugin);

@@ -49,6 +49,8 @@ export class CliStack {
   private pendingConfig: Record<string, ConfigInput | undefined> = {};
   private workspace?: Promise<automation.Stack>;
   private aborter?: AbortController;
+  /** The program's calls that met the engine's closed monitor during the command running now (`answerLateCalls`). */
+  private late: string[] = [];
   /** The engine's events of the last command (its preview's apart), as the Automation API gave them: for debugging. */
   lastEvents?: { preview?: automation.EngineEvent[]; events: automation.EngineEvent[] };
   /**
@@ -194,7 +196,7 @@ export class CliStack {
         projectName: this.project,
         stackName: this.stack,
         program: async () => {
-          await answerLateStackOutputs();
+          await answerLateCalls((call) => this.late.push(call));
           return (await this.program()) as Record<string, unknown> | void;
         },
       },
@@ -246,6 +248,7 @@ export class CliStack {
     const output: string[] = [];
     const aborter = new AbortController();
     this.aborter = aborter;
+    this.late = [];
     const onStep = this.options.onStep;
     const common = {
       onEvent: (event: automation.EngineEvent) => {
@@ -273,7 +276,8 @@ export class CliStack {
         const destroy = { ...common, runProgram: options.runProgram, excludeProtected: options.excludeProtected };
         await (dryRun ? stack.previewDestroy(destroy) : stack.destroy(destroy));
       }
-      return { dryRun, events, output: output.join(""), interrupted: aborter.signal.aborted };
+      const lost = this.late.length > 0 && !aborter.signal.aborted ? lateCallsError(this.late) : undefined;
+      return { dryRun, events, output: output.join(""), interrupted: aborter.signal.aborted, ...lost };
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       // Interrupted (SIGINT): the CLI fails with "update canceled"; the result says `interrupted`, as the local
@@ -517,33 +521,60 @@ function wrapSecrets(value: Value): Value {
   return value;
 }
 
+/** A command that succeeded while its program's calls met a closed monitor: what it did not record. */
+function lateCallsError(late: string[]): { error: Error } {
+  return {
+    error: new Error(
+      `the command succeeded, but the engine's resource monitor had closed before the program sent ${late.join(", ")}: ` +
+        "the state may not hold them",
+    ),
+  };
+}
+
 /** gRPC's status codes for a call the server will not take because it is going away (grpc-js `status`). */
 const MONITOR_GONE = new Set([1 /* CANCELLED */, 14 /* UNAVAILABLE */]);
 
-interface OutputsMonitor {
-  registerResourceOutputs(request: unknown, callback: (error: { code?: number } | null, reply?: unknown) => void): void;
-  answersLateOutputs?: true;
+type Callback = (error: { code?: number } | null, reply?: unknown) => void;
+
+interface LateCallsMonitor {
+  registerResourceOutputs(request: unknown, callback: Callback): void;
+  invoke(request: { getTok(): string }, callback: Callback): void;
+  /** Set once the monitor's calls are wrapped: where a call that met a closed monitor is noted now. */
+  noteLate?: (call: string) => void;
 }
 
 /**
  * When a command fails, the engine ends the run and closes its resource monitor while an inline program may still be
- * resolving its stack outputs. @pulumi/pulumi (v3.248.0, runtime/resource.ts `registerResourceOutputs`) then rejects
- * a promise no one holds, after the Automation API's language server has stopped catching the program's errors
- * (automation/server.ts), and the rejection fails the test run that drove the command (pulumi/pulumi#10744 fixed the
- * same for registerResource only). The engine has already reported the command's outcome, so outputs sent to a
- * monitor that is gone are answered as delivered: the SDK's own comment on that error says "don't emit an error".
- * Called inside the program, where the SDK's settings hold this run's monitor.
+ * resolving its stack outputs, or an invoke they wait on. @pulumi/pulumi (v3.248.0, runtime/resource.ts
+ * `registerResourceOutputs`, runtime/invoke.ts) then rejects a promise no one holds, after the Automation API's
+ * language server has stopped catching the program's errors (automation/server.ts), and the rejection fails the test
+ * run that drove the command (pulumi/pulumi#10744 fixed the same for registerResource only). Such a call is answered
+ * as done (an invoke with no result), as the SDK's own comment on that error asks ("don't emit an error"), and noted
+ * with `note`: the command that ran it reports a failure if it did not fail already (`CliStack.run`), so that outputs
+ * lost by a command that succeeded are not hidden. Called inside the program, where the SDK's settings hold this
+ * run's monitor.
  */
-async function answerLateStackOutputs(): Promise<void> {
+async function answerLateCalls(note: (call: string) => void): Promise<void> {
   const settings = await import("@pulumi/pulumi/runtime/settings");
-  const monitor = settings.getMonitor() as unknown as OutputsMonitor | undefined;
-  if (!monitor || monitor.answersLateOutputs) return;
-  const send = monitor.registerResourceOutputs.bind(monitor);
+  const monitor = settings.getMonitor() as unknown as LateCallsMonitor | undefined;
+  if (!monitor) return;
+  const wrapped = monitor.noteLate !== undefined;
+  monitor.noteLate = note;
+  if (wrapped) return;
+  const { InvokeResponse } = await import("@pulumi/pulumi/proto/provider_pb");
+  const gone = (error: { code?: number } | null) => error?.code !== undefined && MONITOR_GONE.has(error.code);
+  const sendOutputs = monitor.registerResourceOutputs.bind(monitor);
   monitor.registerResourceOutputs = (request, callback) =>
-    send(request, (error, reply) =>
-      error && error.code !== undefined && MONITOR_GONE.has(error.code)
-        ? callback(null, reply)
-        : callback(error, reply),
-    );
-  monitor.answersLateOutputs = true;
+    sendOutputs(request, (error, reply) => {
+      if (!gone(error)) return callback(error, reply);
+      monitor.noteLate?.("its stack outputs");
+      callback(null, reply);
+    });
+  const sendInvoke = monitor.invoke.bind(monitor);
+  monitor.invoke = (request, callback) =>
+    sendInvoke(request, (error, reply) => {
+      if (!gone(error)) return callback(error, reply);
+      monitor.noteLate?.(`an invoke of ${request.getTok()}`);
+      callback(null, new InvokeResponse());
+    });
 }

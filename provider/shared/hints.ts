@@ -129,14 +129,16 @@ function urlNamed(settings: Settings): { what: string; change: string } {
       change: `correct it with \`pulumi config set neon:apiUrl <URL>\`, or remove it (\`pulumi config rm neon:apiUrl\`) to use Neon's API, ${DEFAULT_API_URL}`,
     };
   }
+  const configured = settings.provider === undefined ? "neon:apiUrl" : `the apiUrl of provider "${settings.provider}"`;
   if (settings.apiUrlFrom === "NEON_API_HOST") {
+    const lacks = settings.provider === undefined ? "the stack config has no neon:apiUrl" : `${configured} is not set`;
     return {
-      what: "NEON_API_HOST (the environment; the stack config has no neon:apiUrl)",
-      change: `correct it, or unset it to use Neon's API, ${DEFAULT_API_URL} (neon:apiUrl, when set, wins over it)`,
+      what: `NEON_API_HOST (the environment; ${lacks})`,
+      change: `correct it, or unset it to use Neon's API, ${DEFAULT_API_URL} (${configured}, when set, wins over it)`,
     };
   }
   return {
-    what: "the default (neither neon:apiUrl nor NEON_API_HOST is set)",
+    what: `the default (neither ${configured} nor NEON_API_HOST is set)`,
     change: "check this machine's network, DNS and proxy settings",
   };
 }

@@ -135,7 +135,11 @@ export function waitTimeoutMs(): number {
   const raw = configValue(stackConfig, CONFIG_KEYS.waitTimeoutSeconds) ?? process.env.NEON_WAIT_TIMEOUT_SECONDS;
   const seconds = raw === undefined || raw === "" ? NaN : Number(raw);
   if (raw !== undefined && raw !== "" && !(seconds > 0)) {
-    throw new Error(`neon:waitTimeoutSeconds must be a positive number of seconds, got "${raw}"`);
+    const setting =
+      explicitProvider === undefined
+        ? "neon:waitTimeoutSeconds"
+        : `the waitTimeoutSeconds of provider "${explicitProvider}"`;
+    throw new Error(`${setting} must be a positive number of seconds, got "${raw}"`);
   }
   return Number.isFinite(seconds) ? seconds * 1000 : DEFAULT_WAIT_TIMEOUT_MS;
 }
