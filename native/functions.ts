@@ -23,7 +23,7 @@ import type { NeonClient } from "../client";
 import { client } from "../provider/shared/runtime";
 import { currentSettings, keySetting } from "../provider/shared/hints";
 import { Answered, unimplemented } from "./errors";
-import { receive, send } from "./wire";
+import { receive, redactSecrets, send } from "./wire";
 
 type Props = Record<string, unknown>;
 
@@ -97,10 +97,13 @@ export async function invoke(request: InvokeRequest): Promise<InvokeResponse> {
       unimplemented(`the neon plugin has no function ${token} (it serves ${FUNCTION_TOKENS.join(", ")})`),
     );
   }
-  const args = receive(request.getArgs()).props;
+  const received = receive(request.getArgs());
+  const args = received.props;
   const failures = served.failures(args);
   if (failures.length > 0) {
-    const list = failures.map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason));
+    const list = failures.map((f) =>
+      new CheckFailure().setProperty(f.property).setReason(redactSecrets(f.reason, received)),
+    );
     return new InvokeResponse().setFailuresList(list);
   }
   return new InvokeResponse().setReturn(send(await served.call(args), served.secrets));

@@ -22,7 +22,6 @@ import {
   UpdateResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import { secretOutputs } from "../provider/shared/declaration";
-import { withoutShownValues } from "../provider/shared/validators";
 import { diffResponse } from "./diff";
 import { Answered } from "./errors";
 import { importResource } from "./import";
@@ -30,7 +29,7 @@ import { withoutDynamicProvider } from "./moved";
 import { Served, servedOf } from "./resources";
 import { previewCreate, previewUpdate } from "./preview";
 import { parseUrn, withInternalInputs } from "./urn";
-import { receive, send } from "./wire";
+import { receive, redactSecrets, send } from "./wire";
 
 /** The resource a request is for, by its type (or its URN's). */
 const servedFor = (request: { getType(): string; getUrn(): string }): Served =>
@@ -40,10 +39,6 @@ const servedFor = (request: { getType(): string; getUrn(): string }): Served =>
 const secretsOf = ({ declaration }: Served, ...received: Set<string>[]): Set<string> =>
   new Set([...secretOutputs(declaration), ...received.flatMap((s) => [...s])]);
 
-/** True when the property a failure names (`settings.x`, `libraries[0]`: its top-level input) came in as a secret. */
-const secretIn = (received: { secrets: Set<string> }, property: string): boolean =>
-  received.secrets.has(property.split(/[.[]/)[0]);
-
 export async function check(request: CheckRequest): Promise<CheckResponse> {
   const served = servedFor(request);
   const olds = withoutDynamicProvider(receive(request.getOlds()).props);
@@ -51,9 +46,7 @@ export async function check(request: CheckRequest): Promise<CheckResponse> {
   const inputs = withInternalInputs(served.declaration, request.getUrn(), news.props);
   const result = await served.lifecycle.check(olds, inputs);
   const failures = (result.failures ?? []).map((f) =>
-    new CheckFailure()
-      .setProperty(f.property)
-      .setReason(secretIn(news, f.property) ? withoutShownValues(f.reason) : f.reason),
+    new CheckFailure().setProperty(f.property).setReason(redactSecrets(f.reason, news)),
   );
   return new CheckResponse().setInputs(send(result.inputs ?? inputs, news.secrets)).setFailuresList(failures);
 }

@@ -218,8 +218,35 @@ describe("the native plugin over gRPC", () => {
       (await checkRole(projectId)).getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
     expect(await reasons("Hidden Project")).toEqual([expect.stringContaining('got "Hidden Project"')]);
     const hidden = await reasons(secret("Hidden Project"));
-    expect(hidden).toEqual([expect.stringMatching(/^projectId: must be a project id.*; got a secret$/)]);
+    expect(hidden).toEqual([expect.stringMatching(/^projectId: must be a project id.*; got "\[secret\]"$/)]);
     expect(hidden.join()).not.toContain("Hidden");
+  });
+
+  it("a secret number is not shown either, nor where a rule over two inputs names it", async () => {
+    const checkCompute = (min: unknown) =>
+      rpc<proto.CheckRequest, proto.CheckResponse>(
+        plugin,
+        "check",
+        new proto.CheckRequest()
+          .setUrn(urnOf("Compute", "db"))
+          .setType("neon:index:Compute")
+          .setOlds(struct({}))
+          .setNews(
+            struct({
+              projectId: emulator.projectId,
+              branchId: "br-odd-sun-12345678",
+              autoscalingLimitMinCu: min,
+              autoscalingLimitMaxCu: 2,
+              suspendTimeoutSeconds: secret(4242424),
+            }),
+          ),
+      );
+    const reasons = (await checkCompute(secret(7))).getFailuresList().map((f) => f.getReason());
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.join(" ")).not.toMatch(/\b7\b|4242424/);
+    expect(reasons.join(" ")).toContain("[secret]");
+    const plain = (await checkCompute(7)).getFailuresList().map((f) => f.getReason());
+    expect(plain.join(" ")).toMatch(/\b7\b/);
   });
 
   it("a Compute's lifecycle: Check and Diff offline with a detailed diff and the restart warning on its URN", async () => {

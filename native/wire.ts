@@ -72,3 +72,30 @@ export function send(props: Props, secrets: Iterable<string> = []): Struct {
   }
   return Struct.fromJavaScript(out);
 }
+
+/**
+ * A message with every value that came in as a secret replaced by `[secret]`: each text, number or boolean held by a
+ * property marked secret (`received.secrets`), wherever the message shows it (a refused value, or another property's
+ * value a rule compares it with), as a whole word. It may also hide an equal word that was no value: a message says
+ * less rather than show a secret.
+ */
+export function redactSecrets(message: string, received: Received): string {
+  const values = [...received.secrets].flatMap((key) => primitivesOf(received.props[key]));
+  const written = values.flatMap((value) => [String(value), JSON.stringify(String(value)).slice(1, -1)]);
+  const words = [...new Set(written)].filter((word) => word !== "").sort((a, b) => b.length - a.length);
+  return words.reduce(
+    (text, word) =>
+      text.replace(
+        new RegExp(`(?<![\\w.-])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-]|\\.\\d)`, "g"),
+        "[secret]",
+      ),
+    message,
+  );
+}
+
+/** The texts, numbers and booleans a value holds, at any depth. */
+function primitivesOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(primitivesOf);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(primitivesOf);
+  return value === null || value === undefined ? [] : [value];
+}

@@ -65,14 +65,6 @@ export function shown(value: unknown): string {
 }
 
 /**
- * A reason with the values `shown` quoted in it replaced by "a secret": for a value that came in as a secret, which
- * the native plugin knows (the dynamic provider's plugin gets secrets unwrapped and cannot tell).
- */
-export function withoutShownValues(reason: string): string {
-  return reason.replace(/got "(?:[^"\\]|\\.)*"/g, "got a secret");
-}
-
-/**
  * How a refused value is named in a message. Numbers, booleans and null are shown; a string is not (free text, a
  * name or a restart trigger, say, may have been a secret in the program, and the plugin cannot know: secrets reach it
  * unwrapped), only its length; lists and objects by their shape. Identifiers and enumerations: `shown`.
