@@ -22,7 +22,7 @@ import {
   PROJECT_ID_SHAPE,
 } from "../provider/shared/ids";
 import { Declaration, programInputs, sameValue } from "../provider/shared/declaration";
-import { found } from "../provider/shared/errors";
+import { errorKind, found } from "../provider/shared/errors";
 import { outOfReach, projectMissing } from "../provider/shared/lifecycle";
 import { client } from "../provider/shared/runtime";
 import type { Served } from "./resources";
@@ -130,7 +130,7 @@ export async function importResource(served: Served, importId: string, urn: stri
   const internal = internalInputs(declaration, urn);
   const located = await importer.locate(parts);
   const read = located && (await lifecycle.read(located.id, { ...located.props, ...internal }));
-  if (!read?.id) throw missing(declaration, importId, parts);
+  if (!read?.id) throw await missing(declaration, importId, parts);
   const outputs = { ...(read.props as Props) };
   const inputs = importedInputs(declaration, outputs, importer.leftOut);
   if (importer.recordsDeclared) outputs.declared = Object.keys({ ...inputs, ...internal }).sort();
@@ -153,12 +153,26 @@ async function projectReached(declaration: Declaration, importId: string, parts:
   );
 }
 
-/** The object is not there (its project answers): said, naming it. */
-function missing(declaration: Declaration, importId: string, parts: string[]): Error {
+/** The object is not there (its project answers): said, naming it, or its branch when that is missing too. */
+async function missing(declaration: Declaration, importId: string, parts: string[]): Promise<Error> {
   const [projectId, branchId] = parts;
+  const cannot = `cannot import ${declaration.name} ${importId}`;
+  if (parts.length > 2 && !(await branchAnswers(projectId, branchId))) {
+    return new Error(`${cannot}: project ${projectId} has no branch ${branchId}; check the branch id`);
+  }
   const label = `${declaration.name.toLowerCase()} ${parts[parts.length - 1]}`;
   const where = parts.length > 2 ? `branch ${branchId} of project ${projectId}` : `project ${projectId}`;
-  return new Error(`cannot import ${declaration.name} ${importId}: ${label} does not exist in ${where}`);
+  return new Error(`${cannot}: ${label} does not exist in ${where}`);
+}
+
+/** False when the project's branch answers 404; anything else is no proof of a missing branch. */
+async function branchAnswers(projectId: string, branchId: string): Promise<boolean> {
+  try {
+    await client().branches.get(projectId, branchId);
+    return true;
+  } catch (error) {
+    return errorKind(error) !== "not_found";
+  }
 }
 
 /** The parts of `importId` in the resource's form, or an error naming the resource, the form and the id given. */

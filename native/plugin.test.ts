@@ -585,6 +585,10 @@ describe("the native plugin over gRPC", () => {
       await expect(importRead("Database", "d", `${projectId}/${branchId}/nodb`)).rejects.toThrow(
         `database nodb does not exist in branch ${branchId} of project ${projectId}`,
       );
+      await expect(importRead("Role", "r", `${projectId}/br-gone-sun-12345678/app_user`)).rejects.toThrow(
+        `cannot import Role ${projectId}/br-gone-sun-12345678/app_user: project ${projectId} has no branch ` +
+          "br-gone-sun-12345678; check the branch id",
+      );
     });
 
     it("an object of a project that does not answer says so, with nothing to remove from a state that has none", async () => {

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { AnnotatedBranch, NeonClient } from "../../client";
 import { BRANCH } from "../branch/declaration";
 import { toOutputs } from "../branch/state";
-import { programClient } from "../shared/program-client";
+import { programClient, programKeySetting } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 type Props = Record<string, unknown>;
@@ -97,7 +97,7 @@ export function branchArgsProblem(args: Props): string | undefined {
 
 /** One branch of a project, by id or by name. */
 export function getBranch(args: GetBranchArgs): Promise<BranchInfo> {
-  return lookUpBranch(programClient(), args);
+  return lookUpBranch(programClient(), args, programKeySetting());
 }
 
 /** getBranch for inputs that are Outputs. */
@@ -107,7 +107,7 @@ export function getBranchOutput(args: GetBranchOutputArgs): pulumi.Output<Branch
 
 /** Every branch of a project, every page of its list. */
 export function getBranches(args: GetBranchesArgs): Promise<GetBranchesResult> {
-  return listBranches(programClient(), args);
+  return listBranches(programClient(), args, programKeySetting());
 }
 
 /** getBranches for inputs that are Outputs. */

@@ -10,7 +10,7 @@ import type { Endpoint, NeonClient } from "../../client";
 import { COMPUTE } from "../compute/declaration";
 import { ApiEndpoint, toOutputs } from "../compute/outputs";
 import type { PreloadLibraries } from "../compute/resource";
-import { programClient } from "../shared/program-client";
+import { programClient, programKeySetting } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 /** A compute as a lookup gives it: a Compute resource's outputs, but for the provider's records. */
@@ -66,7 +66,7 @@ export interface GetComputesResult {
 
 /** The computes of a project, or of one of its branches. */
 export function getComputes(args: GetComputesArgs): Promise<GetComputesResult> {
-  return listComputes(programClient(), args);
+  return listComputes(programClient(), args, programKeySetting());
 }
 
 /** getComputes for inputs that are Outputs. */

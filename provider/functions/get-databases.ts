@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { DATABASE, toOutputs } from "../database/declaration";
-import { programClient } from "../shared/program-client";
+import { programClient, programKeySetting } from "../shared/program-client";
 import { checked, lookedUp, reading } from "./lookup";
 import { branchListArgsProblem } from "./get-roles";
 
@@ -42,7 +42,7 @@ export interface GetDatabasesResult {
 
 /** The databases of a branch. */
 export function getDatabases(args: GetDatabasesArgs): Promise<GetDatabasesResult> {
-  return listDatabases(programClient(), args);
+  return listDatabases(programClient(), args, programKeySetting());
 }
 
 /** getDatabases for inputs that are Outputs. */

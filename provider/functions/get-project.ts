@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { INTEGER, OutputRow, outputsFrom, reported, STRING } from "../shared/declaration";
-import { programClient } from "../shared/program-client";
+import { programClient, programKeySetting } from "../shared/program-client";
 import { checked, projectIdProblem, reading } from "./lookup";
 
 export interface GetProjectArgs {
@@ -77,7 +77,7 @@ export const PROJECT_FIELDS: Record<string, OutputRow> = {
 
 /** The project `projectId`: its fields and its default branch's id. */
 export function getProject(args: GetProjectArgs): Promise<GetProjectResult> {
-  return lookUpProject(programClient(), args);
+  return lookUpProject(programClient(), args, programKeySetting());
 }
 
 /** getProjectOutput: getProject for inputs that are Outputs. */

@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BRANCH_ID, BRANCH_ID_SHAPE, PROJECT_ID, PROJECT_ID_SHAPE } from "../shared/ids";
 import type { NeonClient } from "../../client";
-import { programClient } from "../shared/program-client";
+import { programClient, programKeySetting } from "../shared/program-client";
 import { errorKind } from "../shared/errors";
 
 export interface GetRolePasswordArgs {
@@ -39,7 +39,7 @@ export interface GetRolePasswordResult {
 export function getRolePassword(args: GetRolePasswordArgs): Promise<GetRolePasswordResult> {
   const problem = argsProblem(args);
   if (problem) return Promise.reject(new Error(`getRolePassword: ${problem}`));
-  return revealRolePassword(programClient(), args);
+  return revealRolePassword(programClient(), args, programKeySetting());
 }
 
 /**

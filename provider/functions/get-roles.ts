@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { ROLE, toOutputs } from "../role/declaration";
-import { programClient } from "../shared/program-client";
+import { programClient, programKeySetting } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 /** A role as a lookup gives it: a Role resource's outputs, but for the provider's records and the password. */
@@ -42,7 +42,7 @@ export interface GetRolesResult {
 
 /** The roles of a branch (no passwords: getRolePassword reads one). */
 export function getRoles(args: GetRolesArgs): Promise<GetRolesResult> {
-  return listRoles(programClient(), args);
+  return listRoles(programClient(), args, programKeySetting());
 }
 
 /** getRoles for inputs that are Outputs. */

@@ -19,3 +19,9 @@ export function programClient(): NeonClient {
   const { apiKey, apiUrl } = resolveConfig(undefined, programConfig, process.env);
   return new NeonClient({ apiKey, apiUrl });
 }
+
+/** The setting the program's key comes from, for messages: `neon:apiKey`, else `NEON_API_KEY`. */
+export function programKeySetting(): string {
+  const configured = programConfig.get("neon:apiKey");
+  return configured !== undefined && configured.trim() !== "" ? "neon:apiKey" : "NEON_API_KEY";
+}
