@@ -20,33 +20,41 @@ afterEach(async () => {
   stack = undefined;
 });
 
-it("a failed up whose stack outputs arrive after the engine stopped leaves the test run alone", async () => {
+/**
+ * A failed `up` of a program whose stack outputs resolve LATE_MS after it starts, through `then`; resolves once those
+ * outputs have been handed to the SDK (whose call then meets the closed monitor), and a moment after.
+ */
+async function failedUpWithLateOutputs(then: (value: string) => pulumi.Input<unknown>): Promise<void> {
+  let handed: () => void = () => undefined;
+  const sent = new Promise<void>((resolve) => (handed = resolve));
   stack = new CliStack({
     cliRoot: cliRootOrThrow(),
     cwd: REPO_ROOT,
     program: () => {
       rec("broken", { value: "a", fail: "error" });
       const late = new Promise<string>((resolve) => setTimeout(() => resolve("late"), LATE_MS));
-      return { late: pulumi.output(late) };
+      return {
+        late: pulumi
+          .output(late)
+          .apply(then)
+          .apply((value) => {
+            handed();
+            return value;
+          }),
+      };
     },
   });
   const result = await stack.up({ skipPreview: true });
   expect(result.error?.message).toMatch(/broken/);
   // The outputs are sent while this test still runs: an unhandled rejection would fail it.
-  await new Promise((resolve) => setTimeout(resolve, LATE_MS + 2_000));
+  await sent;
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+}
+
+it("a failed up whose stack outputs arrive after the engine stopped leaves the test run alone", async () => {
+  await failedUpWithLateOutputs((value) => value);
 });
 
 it("a failed up whose stack outputs wait on an invoke sent after the engine stopped leaves the test run alone", async () => {
-  stack = new CliStack({
-    cliRoot: cliRootOrThrow(),
-    cwd: REPO_ROOT,
-    program: () => {
-      rec("broken", { value: "a", fail: "error" });
-      const late = new Promise<string>((resolve) => setTimeout(() => resolve("late"), LATE_MS));
-      return { late: pulumi.output(late).apply(() => pulumi.runtime.invoke("neon:index:getProjects", {})) };
-    },
-  });
-  const result = await stack.up({ skipPreview: true });
-  expect(result.error?.message).toMatch(/broken/);
-  await new Promise((resolve) => setTimeout(resolve, LATE_MS + 2_000));
+  await failedUpWithLateOutputs(() => pulumi.runtime.invoke("neon:index:getProjects", {}));
 });
