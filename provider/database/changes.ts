@@ -26,7 +26,8 @@
  */
 import type { Database } from "../../client";
 import { addressOf, BranchAddress } from "../shared/branch-objects";
-import { apiBody } from "../shared/declaration";
+import { apiBody, recordedOutputs } from "../shared/declaration";
+import * as adoption from "../shared/adoption";
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { nameToWrite, recordedIn, Target } from "../shared/identity";
 import { createSettled, recordedAsItIs } from "../shared/lifecycle";
@@ -37,9 +38,11 @@ import { alreadyOnBranch, explainOwnerMissing } from "./refusal";
 type Props = Record<string, unknown>;
 
 export async function createDatabase(inputs: Props): Promise<{ id: string; outs: Props }> {
+  if (typeof inputs.adoptId === "string") return adoptDatabase(inputs);
   const address = addressOf(inputs);
   const name = String(inputs.name);
-  if ((await named(address, name)) !== undefined) throw alreadyOnBranch(address, name);
+  const existing = await named(address, name);
+  if (existing !== undefined) throw alreadyOnBranch(address, name, String(existing.id));
   const body = { name, owner_name: String(inputs.ownerName) };
   const recover = () => named(address, name);
   try {
@@ -47,7 +50,7 @@ export async function createDatabase(inputs: Props): Promise<{ id: string; outs:
     return created((await createSettled(send)).database, address);
   } catch (error) {
     const kind = errorKind(error);
-    if (kind === "conflict") throw alreadyOnBranch(address, name, error);
+    if (kind === "conflict") throw alreadyOnBranch(address, name, undefined, error);
     if (kind !== undefined && OUTCOME_UNKNOWN.has(kind) && createdIdOf(error) !== undefined) {
       // Made, not ready: kept in state by its id (unread, the next up's check of the branch finds it, and says so).
       const database = await found(() => client().databases.get(address.projectId, address.branchId, name)).catch(
@@ -63,6 +66,35 @@ function created(database: Database, address: BranchAddress): { id: string; outs
   return { id: String(database.id), outs: toOutputs(database, address.projectId) };
 }
 
+/** How adoption's messages speak of a database (shared/adoption.ts). */
+const ADOPTABLE: adoption.Adoptable = {
+  type: "Database",
+  kind: "database",
+  adopting: () =>
+    "where its name or owner differ from the program's, adopting changes them (one PATCH; its data stays)",
+  staying: " Keep it for a project's default database, which goes with its project.",
+};
+
+/** Takes the branch's database `inputs.adoptId` (its id) under management: a name or owner that differs is one PATCH. */
+async function adoptDatabase(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const address = addressOf(inputs);
+  const id = String(inputs.adoptId);
+  const database = await locate(address, id);
+  if (database === "gone")
+    throw adoption.notThere(ADOPTABLE, address.projectId, `${id} (on branch ${address.branchId})`);
+  const current = toOutputs(database, address.projectId, inputs);
+  const patch = planDatabaseChange(current, inputs).patch;
+  return { id, outs: patch.length === 0 ? current : await updateDatabase(id, current, inputs) };
+}
+
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
+
+/** Why Delete leaves the database `id` on the service, or undefined to delete it (shared/adoption.ts). */
+export const keptOnDelete = (id: string, props: Props): string | undefined =>
+  adoption.keptAdopted(ADOPTABLE, id, `Database ${String(props.name)} (id ${id})`, props);
+
 /** The branch's database of this name; undefined when it has none (a branch that does not answer: the error). */
 async function named(address: BranchAddress, name: string): Promise<Database | undefined> {
   const databases = await client().databases.list(address.projectId, address.branchId);
@@ -77,17 +109,21 @@ const PATCH_ATTEMPTS = 3;
 /** Applies `news` to the database `id` whose outputs are `olds`; returns the new outputs. */
 export async function updateDatabase(id: string, olds: Props, news: Props): Promise<Props> {
   const address = addressOf(olds);
-  const body: PatchBody = apiBody(DATABASE, news, planDatabaseChange(olds, news).patch);
+  const patch = planDatabaseChange(olds, news).patch;
+  // Only the provider's record changed (a removed adoptId): nothing to send.
+  if (patch.length === 0) return recordedOutputs(olds, news, ["adoptId"], []);
+  const outputs = (database: Database) => toOutputs(database, address.projectId, news);
+  const body: PatchBody = apiBody(DATABASE, news, patch);
   let name = (await nameToWrite(databaseTarget(id, olds), "change")) as string;
   for (let attempt = 1; ; attempt++) {
     try {
       const { database } = await client().databases.update(address.projectId, address.branchId, name, body);
-      return toOutputs(database, address.projectId);
+      return outputs(database);
     } catch (error) {
       const kind = errorKind(error);
       if (kind === "ambiguous") {
         const now = await locate(address, id).catch(() => undefined);
-        if (now !== undefined && now !== "gone" && matches(now, body)) return toOutputs(now, address.projectId);
+        if (now !== undefined && now !== "gone" && matches(now, body)) return outputs(now);
         if (now !== undefined && now !== "gone" && attempt < PATCH_ATTEMPTS) {
           name = now.name;
           continue;
@@ -121,7 +157,7 @@ function matches(database: Database, body: PatchBody): boolean {
 async function keptAsItIs(id: string, address: BranchAddress, news: Props, error: unknown): Promise<unknown> {
   const read = async () => {
     const now = await locate(address, id);
-    return now === "gone" ? undefined : toOutputs(now, address.projectId);
+    return now === "gone" ? undefined : toOutputs(now, address.projectId, news);
   };
   return recordedAsItIs(id, news, error, { read });
 }

@@ -57,7 +57,13 @@ describe("Database: diff", () => {
 
   it("keeps the table the docs show", () => {
     const changes = Object.fromEntries(Object.entries(DATABASE.inputs).map(([name, row]) => [name, row.change]));
-    expect(changes).toEqual({ projectId: "replace", branchId: "replace", name: "update", ownerName: "update" });
+    expect(changes).toEqual({
+      projectId: "replace",
+      branchId: "replace",
+      name: "update",
+      ownerName: "update",
+      adoptId: "record",
+    });
   });
 
   it("a new name or owner is one PATCH of what changed", () => {

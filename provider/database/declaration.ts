@@ -10,7 +10,7 @@ import { postgresName } from "../shared/branch-objects";
 import type { Database } from "../../client";
 import { Declaration, outputsFrom, planChange, SchemaType, projectIdRow, branchIdRow } from "../shared/declaration";
 
-import { Validator } from "../shared/validators";
+import { isString, Validator } from "../shared/validators";
 
 type Props = Record<string, unknown>;
 
@@ -54,6 +54,15 @@ export const DATABASE = {
       description:
         "The role that owns the database, a role of the same branch (a Role's `name`, so that it is created first, or an inherited role such as `neondb_owner`). A new owner is one PATCH.",
     },
+    adoptId: {
+      schema: STRING,
+      rules: [isString],
+      source: "api.md, Ids (a database's id stays across a rename)",
+      change: "record",
+      removalIsChange: true,
+      description:
+        "Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.",
+    },
   },
   outputs: {
     databaseId: {
@@ -68,6 +77,12 @@ export const DATABASE = {
     ownerName: { schema: STRING, api: "owner_name", description: "The role that owns the database." },
     createdAt: { schema: STRING, api: "created_at", description: "Creation time (ISO 8601)." },
     updatedAt: { schema: STRING, api: "updated_at", description: "Last update time (ISO 8601)." },
+    adoptId: {
+      schema: STRING,
+      optional: true,
+      description:
+        "The id of the database adopted at creation, while the program sets adoptId: Pulumi never deletes the database it names.",
+    },
   },
 } satisfies Declaration;
 
@@ -87,6 +102,11 @@ export function planDatabaseChange(olds: Props, news: Props): DatabasePlan {
   return { changes: plan.changed.length > 0, changed: plan.changed, replaces: plan.by.replace, patch: plan.by.update };
 }
 
-/** Every output of a Database: the record, and the project it belongs to (which the record does not name). */
-export const toOutputs = (database: Database, projectId: string): Props =>
-  outputsFrom(DATABASE, database, { projectId });
+/**
+ * Every output of a Database: the record, the project it belongs to (which the record does not name), and the
+ * `adoptId` its inputs or state carry (the provider's own record).
+ */
+export const toOutputs = (database: Database, projectId: string, carried: Props = {}): Props => {
+  const outputs = outputsFrom(DATABASE, database, { projectId });
+  return carried.adoptId === undefined ? outputs : { ...outputs, adoptId: carried.adoptId };
+};

@@ -4,7 +4,8 @@
  * SDK serializes a project's changes and waits for their operations), shared with every other resource of the process.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { createDatabase, databaseTarget, updateDatabase } from "./changes";
+import { adoptionWarnings, createDatabase, databaseTarget, keptOnDelete, updateDatabase } from "./changes";
+import { warn } from "../shared/diagnostics";
 import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
 import { addressOf } from "../shared/branch-objects";
 import { checkInputs, recordedInputs } from "../shared/declaration";
@@ -22,9 +23,11 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   configureRuntime(req.config);
 }
 
-export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
-  return { inputs: news, failures: checkInputs(DATABASE, news) };
+  const failures = checkInputs(DATABASE, news);
+  if (failures.length === 0) for (const warning of adoptionWarnings(olds, news)) warn(warning);
+  return { inputs: news, failures };
 }
 
 /** Pure: replace (another project or branch) or one PATCH (a new name or owner). */
@@ -53,7 +56,7 @@ export const read = withHints(inState, (id: string, props: Props): Promise<pulum
   readOrGone(async () => {
     const database = await readOurs(databaseTarget(id, props)); // undefined: gone, its project answering
     if (database === undefined) return undefined;
-    const outs = toOutputs(database, String(props.projectId));
+    const outs = toOutputs(database, String(props.projectId), props);
     return { id, props: outs, inputs: recordedInputs(DATABASE, outs) };
   }),
 );
@@ -66,12 +69,15 @@ export const update = withHints(
 );
 
 /**
- * Deletes and waits; a database already gone is fine (once its project answers). Identity before write
+ * Deletes and waits, unless the state's adoptId names the database (left, with a warning: shared/adoption.ts); a
+ * database already gone is fine (once its project answers). Identity before write
  * (shared/identity.ts): one renamed outside Pulumi is deleted under its new name, and a database that took the state's
  * name (a blue/green swap) is never deleted in its place.
  * Registered while it runs (shared/deletes-in-flight.ts): a delete of the role owning it waits for it.
  */
 export const deleteDatabase = withHints(inState, async (id: string, props: Props): Promise<void> => {
+  const kept = keptOnDelete(id, props);
+  if (kept) return warn(kept);
   const { projectId, branchId } = addressOf(props);
   await trackDelete({ kind: "database", projectId, branchId, name: String(props.name) }, async () => {
     await refuseDeleteOnProtectedBranch(`database ${String(props.name)}`, props);

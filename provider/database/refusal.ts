@@ -13,15 +13,17 @@ type Props = Record<string, unknown>;
  * The branch already has a database of this name. A branch made from a parent has the parent's databases (Neon docs,
  * Manage databases: "If you create a child branch, databases from the parent branch are copied to the child branch");
  * one made outside Pulumi, or by an earlier `pulumi up` that was interrupted or lost the create's answer, is there
- * too. The provider never takes one over: it holds someone's data.
+ * too. The provider never takes one over unasked (`adoptId` does, on purpose): it holds someone's data.
  */
-export function alreadyOnBranch(address: BranchAddress, name: string, cause?: unknown): Error {
+export function alreadyOnBranch(address: BranchAddress, name: string, id?: string, cause?: unknown): Error {
+  const adopt = id === undefined ? "set adoptId to its id" : `set adoptId: "${id}"`;
   return new Error(
     `Branch ${address.branchId} of project ${address.projectId} already has a database named ${name}: it was ` +
       `inherited from the branch's parent (a branch made from a parent has its databases), made outside this ` +
       `Database resource, or it is this resource's own under its old name or place. ${aliasAdvice("database")} ` +
-      `Otherwise, Pulumi does not take over an existing database. Leave it out of the program (it is there, ` +
-      `and connections can use it), or choose another name for a database of your own. If this is a replacement of ` +
+      `Otherwise, Pulumi does not take over an existing database unless told to: to manage it (a project's default ` +
+      `database, say), ${adopt}. Else leave it out of the program (it is there, and connections can use it), or ` +
+      `choose another name for a database of your own. If this is a replacement of ` +
       `this resource (pulumi up --replace, a replacementTrigger: Pulumi creates the new database before deleting the ` +
       `old one), give it the option deleteBeforeReplace: true (the old database's data goes with it). If an earlier ` +
       `pulumi up of this program was interrupted while creating it, nothing holds it: delete it (Neon console, or ` +

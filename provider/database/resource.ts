@@ -27,6 +27,12 @@ export interface DatabaseArgs {
    * inherited role such as `neondb_owner`). A new owner is one PATCH.
    */
   ownerName: pulumi.Input<string>;
+  /**
+   * Adopt the branch's existing database instead of creating one (a Project's default database:
+   * `project.defaultDatabaseId`): the database's id. A name or owner that differs is one PATCH. Pulumi never deletes a
+   * database that the state's `adoptId` names (it goes with its project).
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const databaseProvider: pulumi.dynamic.ResourceProvider = {
@@ -60,6 +66,8 @@ export class Database extends pulumi.dynamic.Resource {
   declare readonly ownerName: pulumi.Output<string>;
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly updatedAt: pulumi.Output<string>;
+  /** The id of the database adopted at creation, while the program sets adoptId. */
+  declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     super(databaseProvider, name, { ...everyOutput(DATABASE_OUTPUTS), ...args }, opts, "neon", "Database");

@@ -51,6 +51,8 @@ interface Defaults {
   compute?: { id: string; host: string };
   /** The default branch, role and database names (the `branch` output). */
   names: { name: string; roleName: string; databaseName: string };
+  /** The default database's id (a Database's adoptId), while it is there. */
+  databaseId?: string;
   password?: string;
 }
 
@@ -77,6 +79,9 @@ export function toOutputs(project: ProjectDetail, defaults: Defaults, records: P
     defaultBranchId: defaults.branchId,
     defaultComputeId: compute?.id,
     defaultComputeHost: compute?.host,
+    defaultRoleId:
+      defaults.branchId && names.roleName ? `${project.id}/${defaults.branchId}/${names.roleName}` : undefined,
+    defaultDatabaseId: defaults.databaseId,
     roleName: names.roleName,
     rolePassword: password,
     databaseName: names.databaseName,
@@ -97,24 +102,38 @@ export async function readProject(id: string, records: Props, known: Props = {})
   const branch = branches.find((b) => b.default) ?? branches[0];
   const computes = branch ? await client().endpoints.listForBranch(id, branch.id) : [];
   const compute = computes.find((c) => c.type === "read_write");
-  const names = (known.branch as Defaults["names"] | undefined) ?? (await namesOn(id, branch?.id));
+  const { names, databaseId } = await namesOn(id, branch?.id, known.branch as Defaults["names"] | undefined);
   let password = known.rolePassword as string | undefined;
   if (password === undefined && branch) {
     password = await client()
       .roles.revealPassword(id, branch.id, names.roleName)
       .catch(() => undefined); // a project that stores no passwords (412), or a role gone: no connection strings
   }
-  const defaults = { branchId: branch?.id ?? "", compute, names, password };
+  const defaults = { branchId: branch?.id ?? "", compute, names, databaseId, password };
   return toOutputs(project, defaults, records);
 }
 
-/** The default branch's name, its first database and that database's owner (an adoption's or import's names). */
-async function namesOn(id: string, branchId: string | undefined): Promise<Defaults["names"]> {
-  if (branchId === undefined) return { name: "", roleName: "", databaseName: "" };
+/**
+ * The default names and the default database's id: the `known` names (the state's) with the id of the database of that
+ * name, while it is there; else (an adoption, an import) the default branch's name, its first database and that
+ * database's owner.
+ */
+async function namesOn(
+  id: string,
+  branchId: string | undefined,
+  known: Defaults["names"] | undefined,
+): Promise<Pick<Defaults, "names" | "databaseId">> {
+  if (branchId === undefined) return { names: known ?? { name: "", roleName: "", databaseName: "" } };
+  const databases = await client().databases.list(id, branchId);
+  if (known) return { names: known, databaseId: idOf(databases.find((d) => d.name === known.databaseName)) };
   const { branch } = await client().branches.get(id, branchId);
-  const [database] = await client().databases.list(id, branchId);
-  return { name: branch.name, roleName: database?.owner_name ?? "", databaseName: database?.name ?? "" };
+  const [database] = databases;
+  const names = { name: branch.name, roleName: database?.owner_name ?? "", databaseName: database?.name ?? "" };
+  return { names, databaseId: idOf(database) };
 }
+
+const idOf = (database: { id: number } | undefined): string | undefined =>
+  database === undefined ? undefined : String(database.id);
 
 const CREATE_FIELDS = [
   "name",
@@ -136,7 +155,7 @@ export async function createProject(inputs: Props): Promise<{ id: string; outs: 
     const database = made.databases.find((d) => d.owner_name === role?.name) ?? made.databases[0];
     const compute = made.endpoints.find((e) => e.type === "read_write");
     const names = { name: made.branch.name, roleName: role?.name ?? "", databaseName: database?.name ?? "" };
-    const defaults = { branchId: made.branch.id, compute, names, password: role?.password };
+    const defaults = { branchId: made.branch.id, compute, names, databaseId: idOf(database), password: role?.password };
     return { id: made.project.id, outs: toOutputs(made.project, defaults, recordsOf(inputs)) };
   } catch (error) {
     if (errorKind(error) === "ambiguous") throw lostCreate(inputs, error);

@@ -167,10 +167,10 @@ export const PROJECT = {
       optional: true,
     }),
     defaultBranchId: out(STRING, "The default branch's id (`br-…`), for a Compute's or Role's branchId."),
-    defaultComputeId: out(STRING, "The default branch's read-write compute (`ep-…`), if it has one.", {
-      optional: true,
-    }),
+    defaultComputeId: out(STRING, "The default branch's read-write compute (`ep-…`), for a Compute's adoptId."),
     defaultComputeHost: out(STRING, "The default compute's host name.", { optional: true }),
+    defaultRoleId: out(STRING, "The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId."),
+    defaultDatabaseId: out(STRING, "The default database's id, for a Database's adoptId."),
     roleName: out(STRING, "The default role's name (it owns the default database)."),
     rolePassword: out(STRING, "The default role's password (a secret).", { secret: true, optional: true }),
     databaseName: out(STRING, "The default database's name."),

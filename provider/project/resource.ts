@@ -97,8 +97,12 @@ export class Project extends pulumi.dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | undefined>;
   /** The default branch's id (`br-…`). */
   declare readonly defaultBranchId: pulumi.Output<string>;
-  declare readonly defaultComputeId: pulumi.Output<string | undefined>;
+  declare readonly defaultComputeId: pulumi.Output<string>;
   declare readonly defaultComputeHost: pulumi.Output<string | undefined>;
+  /** The default role's id, for a Role's adoptId (`<projectId>/<branchId>/<name>`). */
+  declare readonly defaultRoleId: pulumi.Output<string>;
+  /** The default database's id, for a Database's adoptId. */
+  declare readonly defaultDatabaseId: pulumi.Output<string>;
   declare readonly roleName: pulumi.Output<string>;
   /** The default role's password, a secret. */
   declare readonly rolePassword: pulumi.Output<string | undefined>;

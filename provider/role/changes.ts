@@ -32,6 +32,7 @@
  * stores no passwords: 412) never leaves a password that may be stale: it is dropped, with a warning saying how to
  * get a new one.
  */
+import * as adoption from "../shared/adoption";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, found, OUTCOME_UNKNOWN, ResourceInitError } from "../shared/errors";
 import { createSettled, recordedAsItIs } from "../shared/lifecycle";
@@ -52,6 +53,7 @@ import { alreadyOnBranch } from "./refusal";
 type Props = Record<string, unknown>;
 
 export async function createRole(inputs: Props): Promise<{ id: string; outs: Props }> {
+  if (typeof inputs.adoptId === "string") return adoptRole(inputs);
   const address = roleAddressOf(inputs);
   const { projectId, branchId, name } = address;
   const existing = await client().roles.list(projectId, branchId);
@@ -71,6 +73,42 @@ export async function createRole(inputs: Props): Promise<{ id: string; outs: Pro
     throw error;
   }
 }
+
+/** How adoption's messages speak of a role (shared/adoption.ts). */
+const ADOPTABLE: adoption.Adoptable = {
+  type: "Role",
+  kind: "role",
+  adopting: () =>
+    "nothing is created or changed: its password is read back (a role that cannot log in, or a noLogin that differs " +
+    "from the program's, is refused)",
+  staying: " Keep it for a project's default role, which goes with its project.",
+};
+
+/**
+ * Takes the branch's role `inputs.adoptId` (its id: Check made sure it is this Role's own address) under management:
+ * nothing is sent but reads; its password is read back. A role whose `noLogin` differs cannot change in place.
+ */
+async function adoptRole(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const address = roleAddressOf(inputs);
+  const { projectId, branchId, name } = address;
+  const id = roleId(address);
+  const read = () => client().roles.get(projectId, branchId, name);
+  const role = await adoption.readForAdoption(ADOPTABLE, projectId, id, read);
+  const noLogin = role.authentication_method === "no_login";
+  if (role.authentication_method !== undefined && noLogin !== (inputs.noLogin === true)) {
+    const why = `noLogin is ${String(noLogin)} on the service`;
+    throw adoption.cannotAdopt(ADOPTABLE, id, why, "a role's login cannot change in place; set noLogin to match");
+  }
+  return { id, outs: toOutputs(role, inputs, await recoverPassword(address, inputs)) };
+}
+
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
+
+/** Why Delete leaves the role `id` on the service, or undefined to delete it (shared/adoption.ts). */
+export const keptOnDelete = (id: string, props: Props): string | undefined =>
+  adoption.keptAdopted(ADOPTABLE, id, `Role ${String(props.name)}`, props);
 
 /**
  * The password of a role whose create answer was lost, read with reveal_password; undefined (with a warning saying

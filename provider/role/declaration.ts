@@ -30,7 +30,8 @@ import {
   branchIdRow,
   recordedOutputs as recordedWith,
 } from "../shared/declaration";
-import { CheckFailure, isBoolean, isList, Validator } from "../shared/validators";
+import { isUnknown } from "../shared/unknown";
+import { CheckFailure, isBoolean, isList, isString, Validator } from "../shared/validators";
 
 type Props = Record<string, unknown>;
 
@@ -60,6 +61,23 @@ function triggersWithoutLogin(news: Props): CheckFailure[] {
     {
       property: "passwordTriggers",
       reason: "must not be set on a role with noLogin: true: a role that cannot log in has no password to reset",
+    },
+  ];
+}
+
+/**
+ * `adoptId` names this Role's own role: a role is addressed by project, branch and name (api.md, Ids), so its id is
+ * those three, and another would adopt a role the resource does not describe. Unknown parts (a preview) pass.
+ */
+function adoptIdNamesTheRole(news: Props): CheckFailure[] {
+  const { adoptId, projectId, branchId, name } = news;
+  if (typeof adoptId !== "string" || [adoptId, projectId, branchId, name].some(isUnknown)) return [];
+  const own = `${String(projectId)}/${String(branchId)}/${String(name)}`;
+  if (adoptId === own) return [];
+  return [
+    {
+      property: "adoptId",
+      reason: `must be this role's id, ${JSON.stringify(own)} (<projectId>/<branchId>/<name>: a Project's defaultRoleId), got ${JSON.stringify(adoptId)}`,
     },
   ];
 }
@@ -105,6 +123,15 @@ export const ROLE = {
       description:
         "Any values: when they change, the role's password is reset (Neon's reset_password; nothing else changes) and the new one recorded in `password`. Clients using the old password fail once the reset is in force. A first value (none before) and removing them reset nothing (recorded). Not with `noLogin: true` (no password).",
     },
+    adoptId: {
+      schema: STRING,
+      rules: [isString],
+      source: "api.md, Ids (a role is addressed by project, branch and name)",
+      change: "record",
+      removalIsChange: true,
+      description:
+        "Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.",
+    },
   },
   outputs: {
     projectId: { schema: STRING, description: "Project of the role." },
@@ -142,8 +169,14 @@ export const ROLE = {
       api: "updated_at",
       description: "Last update time (ISO 8601); a password reset moves it.",
     },
+    adoptId: {
+      schema: STRING,
+      optional: true,
+      description:
+        "The id of the role adopted at creation, while the program sets adoptId: Pulumi never deletes the role it names.",
+    },
   },
-  crossChecks: [triggersWithoutLogin],
+  crossChecks: [triggersWithoutLogin, adoptIdNamesTheRole],
 } satisfies Declaration;
 
 export interface RolePlan {
@@ -188,7 +221,7 @@ export function cannotLogIn(props: Props): boolean {
 const lacksPassword = (olds: Props): boolean => olds.password === undefined && !cannotLogIn(olds);
 
 /** Inputs kept in the outputs as given (the service knows nothing of them). */
-export const CARRIED = ["passwordTriggers"];
+export const CARRIED = ["passwordTriggers", "adoptId"];
 
 /**
  * Every output of a Role: the record's, `noLogin` (the service's `authentication_method`, else the input), the project

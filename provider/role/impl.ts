@@ -8,7 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { RoleAddress, roleAddressOf, planRoleChange, ROLE, toOutputs, RolePlan } from "./declaration";
-import { createRole, passwordNow, updateRole } from "./changes";
+import { adoptionWarnings, createRole, keptOnDelete, passwordNow, updateRole } from "./changes";
 import { checkInputs } from "../shared/declaration";
 import { databasesStillOwned, explainDeleteRefused, ownsDatabases } from "./refusal";
 import { errorKind } from "../shared/errors";
@@ -46,9 +46,12 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   const key = stableJson(news);
   const recheck = checked.has(key);
   if (failures.length === 0) checked.add(key);
-  if (failures.length === 0 && Object.keys(olds).length === 0 && !recheck) {
-    const warning = createWarning(news);
-    if (warning) warn(warning);
+  if (failures.length === 0 && !recheck) {
+    const warnings = [
+      ...adoptionWarnings(olds, news),
+      Object.keys(olds).length === 0 ? createWarning(news) : undefined,
+    ];
+    for (const warning of warnings) if (warning) warn(warning);
   }
   return { inputs: news, failures };
 }
@@ -128,12 +131,15 @@ export const update = withHints(
 );
 
 /**
- * Deletes and waits; a role already gone is fine (once its project answers). A delete whose outcome is unknown is read
+ * Deletes and waits, unless the state's adoptId names the role (left, with a warning: shared/adoption.ts); a role
+ * already gone is fine (once its project answers). A delete whose outcome is unknown is read
  * back by the client and only then sent again. Refused because the role owns a database: when that database is being
  * deleted (by this `up`, in parallel: a Database whose ownerName is a plain string), the delete waits for it and is
  * sent again (owned.ts); else the refusal names the databases.
  */
 export const deleteRole = withHints(inState, async (id: string, props: Props): Promise<void> => {
+  const kept = keptOnDelete(id, props);
+  if (kept) return warn(kept);
   const address = roleAddressOf(props, id);
   await refuseDeleteOnProtectedBranch(`role ${address.name}`, props);
   if ((await nameToWrite(roleTarget(id, props), "delete")) === undefined) return;
@@ -200,7 +206,7 @@ export function createWarning(
   news: Record<string, unknown>,
   replaced?: { id: string; plan: RolePlan },
 ): string | undefined {
-  if (isNewBranch(news.branchId)) return undefined;
+  if (isNewBranch(news.branchId) || typeof news.adoptId === "string") return undefined; // an adoption creates nothing
   const replacing = replaced ? ` (replacing ${replaced.id}: ${replaced.plan.replaces.join(", ")} changed)` : "";
   return branchConnectionsDrop(
     `Role ${shown(news.name)} of branch ${shown(news.branchId)} will be created${replacing}`,

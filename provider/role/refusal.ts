@@ -28,7 +28,7 @@ import { deletesRunning } from "../shared/deletes-in-flight";
  * The branch already has a role of this name. A branch made from a parent has the parent's roles (Neon docs, Manage
  * roles: "When you create a child branch, roles in the parent branch are duplicated in the child branch"), with the
  * same passwords (Manage branches); a role made outside Pulumi, or by an earlier `pulumi up` that was interrupted or
- * lost the create's answer, is there too. The provider never takes one over: whoever holds its password keeps it.
+ * lost the create's answer, is there too. The provider never takes one over unasked (`adoptId` does, on purpose).
  */
 export function alreadyOnBranch(address: RoleAddress, cause?: unknown): Error {
   const { projectId, branchId, name } = address;
@@ -36,7 +36,8 @@ export function alreadyOnBranch(address: RoleAddress, cause?: unknown): Error {
     `Branch ${branchId} of project ${projectId} already has a role named ${name}: it was inherited from the ` +
       `branch's parent (a branch made from a parent has its roles, with the same passwords), made outside this ` +
       `Role resource, or it is this resource's own under its old name or place. ${aliasAdvice("role")} Otherwise, ` +
-      `Pulumi does not take over an existing role. To use it, remove this Role from the program and ` +
+      `Pulumi does not take over an existing role unless told to: to manage it (a project's default role, say), set ` +
+      `adoptId: "${projectId}/${branchId}/${name}". To only use it, remove this Role from the program and ` +
       `read its password with getRolePasswordOutput({ projectId: "${projectId}", branchId: "${branchId}", ` +
       `roleName: "${name}" }).password; for a role of your own, choose another name. If this is a replacement ` +
       `of this resource (pulumi up --replace, a replacementTrigger: Pulumi creates the new role before deleting the ` +

@@ -37,6 +37,12 @@ export interface RoleArgs {
    * lacks (one that could not be read back). Not with `noLogin: true` (no password).
    */
   passwordTriggers?: pulumi.Input<unknown[]>;
+  /**
+   * Adopt the branch's existing role instead of creating one (a Project's default role: `project.defaultRoleId`): the
+   * role's id, `<projectId>/<branchId>/<name>` of this Role. Nothing is created; the password is read back. Pulumi
+   * never deletes a role that the state's `adoptId` names (it goes with its project).
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 const roleProvider: pulumi.dynamic.ResourceProvider = {
@@ -82,6 +88,8 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly protected: pulumi.Output<boolean | undefined>;
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly updatedAt: pulumi.Output<string>;
+  /** The id of the role adopted at creation, while the program sets adoptId. */
+  declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...ROLE_SECRETS];

@@ -32,6 +32,7 @@ describe("planRoleChange", () => {
       name: "replace",
       noLogin: "replace",
       passwordTriggers: "action", // a password reset
+      adoptId: "record", // acts at creation only
     });
   });
 

@@ -14,6 +14,7 @@
  * - Check says beforehand what adopting may do, that `adoptId` only acts once, and what removing it means.
  */
 import { errorKind } from "./errors";
+import { isUnknown } from "./unknown";
 
 type Props = Record<string, unknown>;
 
@@ -37,10 +38,16 @@ export async function readForAdoption<T>(adoptable: Adoptable, projectId: string
     return await read();
   } catch (error) {
     if (errorKind(error) !== "not_found") throw error;
-    throw new Error(`adoptId: ${adoptable.kind} ${id} does not exist in project ${projectId}. Nothing was changed.`, {
-      cause: error,
-    });
+    throw notThere(adoptable, projectId, id, error);
   }
+}
+
+/** The refusal of an adoptId that names nothing: nothing was changed. */
+export function notThere(adoptable: Adoptable, projectId: string, id: string, cause?: unknown): Error {
+  return new Error(
+    `adoptId: ${adoptable.kind} ${id} does not exist in project ${projectId}. Nothing was changed.`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** The refusal of an object that differs from the program where it cannot change in place: `why`, then `remedy`. */
@@ -54,7 +61,9 @@ export function cannotAdopt(adoptable: Adoptable, id: string, why: string, remed
 /** What Check says about `adoptId` (olds empty: a create or a replacement; else an existing resource). */
 export function adoptionWarnings(adoptable: Adoptable, olds: Props, news: Props): string[] {
   const { type, kind } = adoptable;
-  const label = `${type} "${String(news.resourceName ?? "")}"`;
+  // A Role or Database has no resourceName input: its name says which.
+  const label =
+    typeof news.resourceName === "string" ? `${type} "${news.resourceName}"` : `${type} ${String(news.name)}`;
   if (typeof news.adoptId !== "string") {
     if (typeof olds.adoptId !== "string") return [];
     return [
@@ -64,13 +73,18 @@ export function adoptionWarnings(adoptable: Adoptable, olds: Props, news: Props)
         `${olds.adoptId} on the service, unmanaged.`,
     ];
   }
+  const unknown = isUnknown(news.adoptId);
   if (Object.keys(olds).length === 0) {
+    // In a preview, an adoptId from a resource this update creates (a Project's defaultBranchId) is not known yet.
+    const id = unknown ? `the ${kind} adoptId names (known after apply)` : news.adoptId;
     return [
-      `${label} adopts ${news.adoptId}: ${adoptable.adopting(news)}. If this resource already holds ` +
-        `${news.adoptId} (a replacement: ${REPLACEMENTS}), it adopts it again, and the replaced resource leaves it ` +
-        `on the service: Pulumi never deletes a ${kind} that adoptId names.`,
+      `${label} adopts ${id}: ${adoptable.adopting(news)}. If this resource already holds ` +
+        `${unknown ? "it" : id} (a replacement: ${REPLACEMENTS}), it adopts it again, and the replaced resource ` +
+        `leaves it on the service: Pulumi never deletes a ${kind} that adoptId names.`,
     ];
   }
+  // Not known in this preview (its Project is updated): the up's own Check says it if it changed.
+  if (unknown) return [];
   if (olds.adoptId !== news.adoptId) {
     return [
       `${label}: adoptId acts only when the resource is created, and this resource has its ${kind} already: ` +

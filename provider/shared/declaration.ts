@@ -198,14 +198,17 @@ const emptyLike = (value: unknown): unknown =>
 
 /**
  * Whether the program's `news` change `property` from what `olds` records: a property left out changes nothing
- * (unless its removal is a change and it was set), a value not known yet is a change, otherwise the row's comparison.
+ * (unless its removal is a change and it was set), a value not known yet is a change (but a record's, once set),
+ * otherwise the row's comparison.
  */
 export function inputChanged(declaration: Declaration, property: string, olds: Props, news: Props): boolean {
   const row = declaration.inputs[property];
   if (!row) return false;
   const wanted = news[property] ?? row.default;
   if (wanted === undefined || wanted === null) return row.removalIsChange === true && olds[property] !== undefined;
-  if (isUnknown(wanted)) return true;
+  // A record sends nothing: a value not known yet (a Project's defaultBranchId in the preview of its update, where a
+  // dynamic resource's outputs are unknown) can only change what the state records, which the up's own Diff does.
+  if (isUnknown(wanted)) return !(row.change === "record" && olds[property] !== undefined);
   return !sameValue(declaration, property, olds[property], wanted);
 }
 
@@ -271,7 +274,8 @@ export function outputsFrom(declaration: Pick<Declaration, "outputs">, record: o
  */
 export function recordedInputs(declaration: Declaration, outputs: Props): Props {
   const names = programInputs(declaration).filter((p) => declaration.outputs[p] !== undefined);
-  return Object.fromEntries(names.map((p) => [p, outputs[p]]));
+  // One the outputs lack (an adoptId no longer set) is left out: the engine's Struct has no undefined.
+  return Object.fromEntries(names.filter((p) => outputs[p] !== undefined).map((p) => [p, outputs[p]]));
 }
 
 /** The inputs a program may set (not the ones the class sets), in declaration order. */

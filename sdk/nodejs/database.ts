@@ -35,6 +35,10 @@ export class Database extends pulumi.CustomResource {
     }
 
     /**
+     * The id of the database adopted at creation, while the program sets adoptId: Pulumi never deletes the database it names.
+     */
+    declare public readonly adoptId: pulumi.Output<string | undefined>;
+    /**
      * Branch of the database.
      */
     declare public readonly branchId: pulumi.Output<string>;
@@ -86,6 +90,7 @@ export class Database extends pulumi.CustomResource {
             if (args?.projectId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'projectId'");
             }
+            resourceInputs["adoptId"] = args?.adoptId;
             resourceInputs["branchId"] = args?.branchId;
             resourceInputs["name"] = args?.name;
             resourceInputs["ownerName"] = args?.ownerName;
@@ -94,6 +99,7 @@ export class Database extends pulumi.CustomResource {
             resourceInputs["databaseId"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
+            resourceInputs["adoptId"] = undefined /*out*/;
             resourceInputs["branchId"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["databaseId"] = undefined /*out*/;
@@ -111,6 +117,10 @@ export class Database extends pulumi.CustomResource {
  * The set of arguments for constructing a Database resource.
  */
 export interface DatabaseArgs {
+    /**
+     * Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+     */
+    adoptId?: pulumi.Input<string | undefined>;
     /**
      * Branch of the database. Changing it replaces the database (a new, empty one). A branch made from a parent already has the parent's databases: declaring one of those fails before anything is sent.
      */

@@ -70,13 +70,21 @@ export class Project extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly defaultComputeHost: pulumi.Output<string | undefined>;
     /**
-     * The default branch's read-write compute (`ep-…`), if it has one.
+     * The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
      */
-    declare public /*out*/ readonly defaultComputeId: pulumi.Output<string | undefined>;
+    declare public /*out*/ readonly defaultComputeId: pulumi.Output<string>;
+    /**
+     * The default database's id, for a Database's adoptId.
+     */
+    declare public /*out*/ readonly defaultDatabaseId: pulumi.Output<string>;
     /**
      * The settings of the project's computes.
      */
     declare public readonly defaultEndpointSettings: pulumi.Output<outputs.ProjectDefaultEndpointSettings>;
+    /**
+     * The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+     */
+    declare public /*out*/ readonly defaultRoleId: pulumi.Output<string>;
     /**
      * Whether the provider refuses to delete the project (recorded, not Neon's).
      */
@@ -150,6 +158,8 @@ export class Project extends pulumi.CustomResource {
             resourceInputs["defaultBranchId"] = undefined /*out*/;
             resourceInputs["defaultComputeHost"] = undefined /*out*/;
             resourceInputs["defaultComputeId"] = undefined /*out*/;
+            resourceInputs["defaultDatabaseId"] = undefined /*out*/;
+            resourceInputs["defaultRoleId"] = undefined /*out*/;
             resourceInputs["projectId"] = undefined /*out*/;
             resourceInputs["resourceName"] = undefined /*out*/;
             resourceInputs["roleName"] = undefined /*out*/;
@@ -164,7 +174,9 @@ export class Project extends pulumi.CustomResource {
             resourceInputs["defaultBranchId"] = undefined /*out*/;
             resourceInputs["defaultComputeHost"] = undefined /*out*/;
             resourceInputs["defaultComputeId"] = undefined /*out*/;
+            resourceInputs["defaultDatabaseId"] = undefined /*out*/;
             resourceInputs["defaultEndpointSettings"] = undefined /*out*/;
+            resourceInputs["defaultRoleId"] = undefined /*out*/;
             resourceInputs["deletionProtection"] = undefined /*out*/;
             resourceInputs["historyRetentionSeconds"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;

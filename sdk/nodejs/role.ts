@@ -35,6 +35,10 @@ export class Role extends pulumi.CustomResource {
     }
 
     /**
+     * The id of the role adopted at creation, while the program sets adoptId: Pulumi never deletes the role it names.
+     */
+    declare public readonly adoptId: pulumi.Output<string | undefined>;
+    /**
      * `password`, `oauth` or `no_login`, as the service reports it.
      */
     declare public /*out*/ readonly authenticationMethod: pulumi.Output<string | undefined>;
@@ -95,6 +99,7 @@ export class Role extends pulumi.CustomResource {
             if (args?.projectId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'projectId'");
             }
+            resourceInputs["adoptId"] = args?.adoptId;
             resourceInputs["branchId"] = args?.branchId;
             resourceInputs["name"] = args?.name;
             resourceInputs["noLogin"] = args?.noLogin;
@@ -106,6 +111,7 @@ export class Role extends pulumi.CustomResource {
             resourceInputs["protected"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
+            resourceInputs["adoptId"] = undefined /*out*/;
             resourceInputs["authenticationMethod"] = undefined /*out*/;
             resourceInputs["branchId"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
@@ -128,6 +134,10 @@ export class Role extends pulumi.CustomResource {
  * The set of arguments for constructing a Role resource.
  */
 export interface RoleArgs {
+    /**
+     * Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+     */
+    adoptId?: pulumi.Input<string | undefined>;
     /**
      * Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).
      */

@@ -218,8 +218,9 @@ describe("a child branch", () => {
       `Branch ${child} of project ${world.projectId} already has a database named neondb: it was inherited from the ` +
         "branch's parent",
     );
+    expect(up.error?.message).toMatch(/to manage it \(a project's default database, say\), set adoptId: "\d+"\./);
     expect(up.error?.message).toContain(
-      "Leave it out of the program (it is there, and connections can use it), or choose another name",
+      "Else leave it out of the program (it is there, and connections can use it), or choose another name",
     );
     expect(writes(up)).toEqual([]);
   });

@@ -347,8 +347,8 @@ describe("schema.json agrees with the TypeScript surface", () => {
       outputs.filter((name) => !(name in schema.types[`neon:index:${type}`].properties));
     expect(left("BranchInfo", BRANCH_OUTPUTS)).toEqual(["resetTriggers", "adoptId", "resourceName"]);
     expect(left("ComputeInfo", COMPUTE_OUTPUTS)).toEqual(["restartTriggers", "adoptId", "resourceName", "ownerTag"]);
-    expect(left("RoleInfo", ROLE_OUTPUTS)).toEqual(["passwordTriggers", "password"]);
-    expect(left("DatabaseInfo", DATABASE_OUTPUTS)).toEqual([]);
+    expect(left("RoleInfo", ROLE_OUTPUTS)).toEqual(["passwordTriggers", "password", "adoptId"]);
+    expect(left("DatabaseInfo", DATABASE_OUTPUTS)).toEqual(["adoptId"]);
   });
 
   it("enums list exactly the literal values the TypeScript types allow", () => {

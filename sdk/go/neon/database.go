@@ -16,6 +16,8 @@ import (
 type Database struct {
 	pulumi.CustomResourceState
 
+	// The id of the database adopted at creation, while the program sets adoptId: Pulumi never deletes the database it names.
+	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
 	// Branch of the database.
 	BranchId pulumi.StringOutput `pulumi:"branchId"`
 	// Creation time (ISO 8601).
@@ -84,6 +86,8 @@ func (DatabaseState) ElementType() reflect.Type {
 }
 
 type databaseArgs struct {
+	// Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+	AdoptId *string `pulumi:"adoptId"`
 	// Branch of the database. Changing it replaces the database (a new, empty one). A branch made from a parent already has the parent's databases: declaring one of those fails before anything is sent.
 	BranchId string `pulumi:"branchId"`
 	// The database's name: 1 to 63 bytes, not `postgres`, `template0` or `template1` (Neon's protected names). A new name renames the database in place (one PATCH); its data and id stay.
@@ -96,6 +100,8 @@ type databaseArgs struct {
 
 // The set of arguments for constructing a Database resource.
 type DatabaseArgs struct {
+	// Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+	AdoptId pulumi.StringPtrInput
 	// Branch of the database. Changing it replaces the database (a new, empty one). A branch made from a parent already has the parent's databases: declaring one of those fails before anything is sent.
 	BranchId pulumi.StringInput
 	// The database's name: 1 to 63 bytes, not `postgres`, `template0` or `template1` (Neon's protected names). A new name renames the database in place (one PATCH); its data and id stay.
@@ -191,6 +197,11 @@ func (o DatabaseOutput) ToDatabaseOutput() DatabaseOutput {
 
 func (o DatabaseOutput) ToDatabaseOutputWithContext(ctx context.Context) DatabaseOutput {
 	return o
+}
+
+// The id of the database adopted at creation, while the program sets adoptId: Pulumi never deletes the database it names.
+func (o DatabaseOutput) AdoptId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Database) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
 // Branch of the database.

@@ -31,10 +31,14 @@ type Project struct {
 	DefaultBranchId pulumi.StringOutput `pulumi:"defaultBranchId"`
 	// The default compute's host name.
 	DefaultComputeHost pulumi.StringPtrOutput `pulumi:"defaultComputeHost"`
-	// The default branch's read-write compute (`ep-…`), if it has one.
-	DefaultComputeId pulumi.StringPtrOutput `pulumi:"defaultComputeId"`
+	// The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
+	DefaultComputeId pulumi.StringOutput `pulumi:"defaultComputeId"`
+	// The default database's id, for a Database's adoptId.
+	DefaultDatabaseId pulumi.StringOutput `pulumi:"defaultDatabaseId"`
 	// The settings of the project's computes.
 	DefaultEndpointSettings ProjectDefaultEndpointSettingsOutput `pulumi:"defaultEndpointSettings"`
+	// The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+	DefaultRoleId pulumi.StringOutput `pulumi:"defaultRoleId"`
 	// Whether the provider refuses to delete the project (recorded, not Neon's).
 	DeletionProtection pulumi.BoolOutput `pulumi:"deletionProtection"`
 	// Seconds of history kept.
@@ -278,14 +282,24 @@ func (o ProjectOutput) DefaultComputeHost() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DefaultComputeHost }).(pulumi.StringPtrOutput)
 }
 
-// The default branch's read-write compute (`ep-…`), if it has one.
-func (o ProjectOutput) DefaultComputeId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DefaultComputeId }).(pulumi.StringPtrOutput)
+// The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
+func (o ProjectOutput) DefaultComputeId() pulumi.StringOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.DefaultComputeId }).(pulumi.StringOutput)
+}
+
+// The default database's id, for a Database's adoptId.
+func (o ProjectOutput) DefaultDatabaseId() pulumi.StringOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.DefaultDatabaseId }).(pulumi.StringOutput)
 }
 
 // The settings of the project's computes.
 func (o ProjectOutput) DefaultEndpointSettings() ProjectDefaultEndpointSettingsOutput {
 	return o.ApplyT(func(v *Project) ProjectDefaultEndpointSettingsOutput { return v.DefaultEndpointSettings }).(ProjectDefaultEndpointSettingsOutput)
+}
+
+// The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+func (o ProjectOutput) DefaultRoleId() pulumi.StringOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.DefaultRoleId }).(pulumi.StringOutput)
 }
 
 // Whether the provider refuses to delete the project (recorded, not Neon's).

@@ -16,6 +16,8 @@ import (
 type Role struct {
 	pulumi.CustomResourceState
 
+	// The id of the role adopted at creation, while the program sets adoptId: Pulumi never deletes the role it names.
+	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
 	// `password`, `oauth` or `no_login`, as the service reports it.
 	AuthenticationMethod pulumi.StringPtrOutput `pulumi:"authenticationMethod"`
 	// Branch of the role.
@@ -91,6 +93,8 @@ func (RoleState) ElementType() reflect.Type {
 }
 
 type roleArgs struct {
+	// Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+	AdoptId *string `pulumi:"adoptId"`
 	// Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).
 	BranchId string `pulumi:"branchId"`
 	// The role's name: 1 to 63 bytes, not starting with `pg_`, not `neon_superuser`, `cloud_admin`, `zenith_admin`, `public` or `none` (Neon's protected names). Roles cannot be renamed: a new name replaces the role (the new one is created, then the old one deleted), with a new password.
@@ -105,6 +109,8 @@ type roleArgs struct {
 
 // The set of arguments for constructing a Role resource.
 type RoleArgs struct {
+	// Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+	AdoptId pulumi.StringPtrInput
 	// Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).
 	BranchId pulumi.StringInput
 	// The role's name: 1 to 63 bytes, not starting with `pg_`, not `neon_superuser`, `cloud_admin`, `zenith_admin`, `public` or `none` (Neon's protected names). Roles cannot be renamed: a new name replaces the role (the new one is created, then the old one deleted), with a new password.
@@ -202,6 +208,11 @@ func (o RoleOutput) ToRoleOutput() RoleOutput {
 
 func (o RoleOutput) ToRoleOutputWithContext(ctx context.Context) RoleOutput {
 	return o
+}
+
+// The id of the role adopted at creation, while the program sets adoptId: Pulumi never deletes the role it names.
+func (o RoleOutput) AdoptId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Role) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
 // `password`, `oauth` or `no_login`, as the service reports it.

@@ -22,7 +22,8 @@ class DatabaseArgs:
                  branch_id: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  owner_name: pulumi.Input[_builtins.str],
-                 project_id: pulumi.Input[_builtins.str]):
+                 project_id: pulumi.Input[_builtins.str],
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Database resource.
 
@@ -30,11 +31,14 @@ class DatabaseArgs:
         :param pulumi.Input[_builtins.str] name: The database's name: 1 to 63 bytes, not `postgres`, `template0` or `template1` (Neon's protected names). A new name renames the database in place (one PATCH); its data and id stay.
         :param pulumi.Input[_builtins.str] owner_name: The role that owns the database, a role of the same branch (a Role's `name`, so that it is created first, or an inherited role such as `neondb_owner`). A new owner is one PATCH.
         :param pulumi.Input[_builtins.str] project_id: Project of the database. Changing it replaces the database (a new, empty one).
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "owner_name", owner_name)
         pulumi.set(__self__, "project_id", project_id)
+        if adopt_id is not None:
+            pulumi.set(__self__, "adopt_id", adopt_id)
 
     @_builtins.property
     @pulumi.getter(name="branchId")
@@ -84,6 +88,18 @@ class DatabaseArgs:
     def project_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "project_id", value)
 
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+        """
+        return pulumi.get(self, "adopt_id")
+
+    @adopt_id.setter
+    def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_id", value)
+
 
 @pulumi.type_token("neon:index:Database")
 class Database(pulumi.CustomResource):
@@ -91,6 +107,7 @@ class Database(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  owner_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -101,6 +118,7 @@ class Database(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt the branch's existing database instead of creating one (a Project's default database: its `defaultDatabaseId`): the database's id. Acts at creation: nothing is created, and a name or owner that differs from the program's is one PATCH. Pulumi never deletes a database that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
         :param pulumi.Input[_builtins.str] branch_id: Branch of the database. Changing it replaces the database (a new, empty one). A branch made from a parent already has the parent's databases: declaring one of those fails before anything is sent.
         :param pulumi.Input[_builtins.str] name: The database's name: 1 to 63 bytes, not `postgres`, `template0` or `template1` (Neon's protected names). A new name renames the database in place (one PATCH); its data and id stay.
         :param pulumi.Input[_builtins.str] owner_name: The role that owns the database, a role of the same branch (a Role's `name`, so that it is created first, or an inherited role such as `neondb_owner`). A new owner is one PATCH.
@@ -130,6 +148,7 @@ class Database(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  owner_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -143,6 +162,7 @@ class Database(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = DatabaseArgs.__new__(DatabaseArgs)
 
+            __props__.__dict__["adopt_id"] = adopt_id
             if branch_id is None and not opts.urn:
                 raise TypeError("Missing required property 'branch_id'")
             __props__.__dict__["branch_id"] = branch_id
@@ -180,6 +200,7 @@ class Database(pulumi.CustomResource):
 
         __props__ = DatabaseArgs.__new__(DatabaseArgs)
 
+        __props__.__dict__["adopt_id"] = None
         __props__.__dict__["branch_id"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["database_id"] = None
@@ -188,6 +209,14 @@ class Database(pulumi.CustomResource):
         __props__.__dict__["project_id"] = None
         __props__.__dict__["updated_at"] = None
         return Database(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the database adopted at creation, while the program sets adoptId: Pulumi never deletes the database it names.
+        """
+        return pulumi.get(self, "adopt_id")
 
     @_builtins.property
     @pulumi.getter(name="branchId")

@@ -280,6 +280,8 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["default_branch_id"] = None
             __props__.__dict__["default_compute_host"] = None
             __props__.__dict__["default_compute_id"] = None
+            __props__.__dict__["default_database_id"] = None
+            __props__.__dict__["default_role_id"] = None
             __props__.__dict__["project_id"] = None
             __props__.__dict__["resource_name"] = None
             __props__.__dict__["role_name"] = None
@@ -317,7 +319,9 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["default_branch_id"] = None
         __props__.__dict__["default_compute_host"] = None
         __props__.__dict__["default_compute_id"] = None
+        __props__.__dict__["default_database_id"] = None
         __props__.__dict__["default_endpoint_settings"] = None
+        __props__.__dict__["default_role_id"] = None
         __props__.__dict__["deletion_protection"] = None
         __props__.__dict__["history_retention_seconds"] = None
         __props__.__dict__["name"] = None
@@ -397,11 +401,19 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="defaultComputeId")
-    def default_compute_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def default_compute_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The default branch's read-write compute (`ep-…`), if it has one.
+        The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
         """
         return pulumi.get(self, "default_compute_id")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultDatabaseId")
+    def default_database_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The default database's id, for a Database's adoptId.
+        """
+        return pulumi.get(self, "default_database_id")
 
     @_builtins.property
     @pulumi.getter(name="defaultEndpointSettings")
@@ -410,6 +422,14 @@ class Project(pulumi.CustomResource):
         The settings of the project's computes.
         """
         return pulumi.get(self, "default_endpoint_settings")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultRoleId")
+    def default_role_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+        """
+        return pulumi.get(self, "default_role_id")
 
     @_builtins.property
     @pulumi.getter(name="deletionProtection")

@@ -22,6 +22,7 @@ class RoleArgs:
                  branch_id: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  project_id: pulumi.Input[_builtins.str],
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  no_login: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_triggers: pulumi.Input[Optional[Sequence[Any]]] = None):
         """
@@ -30,12 +31,15 @@ class RoleArgs:
         :param pulumi.Input[_builtins.str] branch_id: Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).
         :param pulumi.Input[_builtins.str] name: The role's name: 1 to 63 bytes, not starting with `pg_`, not `neon_superuser`, `cloud_admin`, `zenith_admin`, `public` or `none` (Neon's protected names). Roles cannot be renamed: a new name replaces the role (the new one is created, then the old one deleted), with a new password.
         :param pulumi.Input[_builtins.str] project_id: Project of the role. Changing it replaces the role (a new role, with a new password).
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
         :param pulumi.Input[_builtins.bool] no_login: A role that cannot log in (OpenAPI `RoleCreateRequest.no_login`): it has no password. Changing it replaces the role (deleted first: the name is taken).
         :param pulumi.Input[Sequence[Any]] password_triggers: Any values: when they change, the role's password is reset (Neon's reset_password; nothing else changes) and the new one recorded in `password`. Clients using the old password fail once the reset is in force. A first value (none before) and removing them reset nothing (recorded). Not with `noLogin: true` (no password).
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "project_id", project_id)
+        if adopt_id is not None:
+            pulumi.set(__self__, "adopt_id", adopt_id)
         if no_login is not None:
             pulumi.set(__self__, "no_login", no_login)
         if password_triggers is not None:
@@ -78,6 +82,18 @@ class RoleArgs:
         pulumi.set(self, "project_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
+        """
+        return pulumi.get(self, "adopt_id")
+
+    @adopt_id.setter
+    def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="noLogin")
     def no_login(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -108,6 +124,7 @@ class Role(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  no_login: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -119,6 +136,7 @@ class Role(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt the branch's existing role instead of creating one (a Project's default role: its `defaultRoleId`): the role's id, `<projectId>/<branchId>/<name>`, naming this Role's own project, branch and name. Acts at creation: nothing is created, and the password is read back. Pulumi never deletes a role that the state's `adoptId` names (it goes with its project); remove adoptId (an `up` that sends nothing) to let a destroy delete it.
         :param pulumi.Input[_builtins.str] branch_id: Branch of the role. Changing it replaces the role. A branch made from a parent already has the parent's roles: declaring one of those fails before anything is sent (read its password with getRolePasswordOutput).
         :param pulumi.Input[_builtins.str] name: The role's name: 1 to 63 bytes, not starting with `pg_`, not `neon_superuser`, `cloud_admin`, `zenith_admin`, `public` or `none` (Neon's protected names). Roles cannot be renamed: a new name replaces the role (the new one is created, then the old one deleted), with a new password.
         :param pulumi.Input[_builtins.bool] no_login: A role that cannot log in (OpenAPI `RoleCreateRequest.no_login`): it has no password. Changing it replaces the role (deleted first: the name is taken).
@@ -149,6 +167,7 @@ class Role(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  no_login: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -163,6 +182,7 @@ class Role(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = RoleArgs.__new__(RoleArgs)
 
+            __props__.__dict__["adopt_id"] = adopt_id
             if branch_id is None and not opts.urn:
                 raise TypeError("Missing required property 'branch_id'")
             __props__.__dict__["branch_id"] = branch_id
@@ -203,6 +223,7 @@ class Role(pulumi.CustomResource):
 
         __props__ = RoleArgs.__new__(RoleArgs)
 
+        __props__.__dict__["adopt_id"] = None
         __props__.__dict__["authentication_method"] = None
         __props__.__dict__["branch_id"] = None
         __props__.__dict__["created_at"] = None
@@ -214,6 +235,14 @@ class Role(pulumi.CustomResource):
         __props__.__dict__["protected"] = None
         __props__.__dict__["updated_at"] = None
         return Role(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the role adopted at creation, while the program sets adoptId: Pulumi never deletes the role it names.
+        """
+        return pulumi.get(self, "adopt_id")
 
     @_builtins.property
     @pulumi.getter(name="authenticationMethod")
