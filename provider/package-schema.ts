@@ -74,6 +74,10 @@ export const FUNCTION_TYPES = {
         type: "string",
         description: "The project's id.",
       },
+      projectId: {
+        type: "string",
+        description: "The project's id again, under the name the Project resource and getProject give it.",
+      },
       name: {
         type: "string",
         description: "The project's name.",
@@ -107,7 +111,7 @@ export const FUNCTION_TYPES = {
         description: "Last update time (ISO 8601).",
       },
     },
-    required: ["id", "name", "regionId"],
+    required: ["id", "projectId", "name", "regionId"],
   },
   ...LOOKUP_TYPES,
 };

@@ -17,11 +17,13 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 describe("getProject", () => {
-  it("gives the project's fields in camelCase, projectId for its id, and its default branch", async () => {
+  it("gives the project as the Project resource names its outputs: its default objects, no secret", async () => {
     const projectId = emulator.projectId;
     const project = await lookUpProject(api, { projectId });
     const listed = (await api.projects.listAll()).find((p) => p.id === projectId)!;
     const main = (await api.branches.list(projectId)).find((b) => b.default)!;
+    const [compute] = await api.endpoints.listForBranch(projectId, main.id);
+    const [database] = await api.databases.list(projectId, main.id);
     expect(project).toMatchObject({
       projectId,
       name: listed.name,
@@ -30,7 +32,17 @@ describe("getProject", () => {
       historyRetentionSeconds: expect.any(Number),
       storePasswords: true,
       defaultBranchId: main.id,
+      defaultComputeId: compute.id,
+      defaultComputeHost: compute.host,
+      defaultDatabaseId: String(database.id),
+      databaseName: database.name,
+      roleName: database.owner_name,
+      defaultRoleId: `${projectId}/${main.id}/${database.owner_name}`,
+      branch: { name: main.name, roleName: database.owner_name, databaseName: database.name },
     });
+    // No secret: the role's password is not revealed (getRolePassword reads one), so no connection string either.
+    expect(Object.keys(project)).not.toEqual(expect.arrayContaining(["rolePassword"]));
+    expect(emulator.requests.some((r) => r.path.endsWith("/reveal_password"))).toBe(false);
     expect(Object.keys(project).every((name) => name in PROJECT_FIELDS)).toBe(true);
     expect(Object.values(project)).not.toContain(null);
   });

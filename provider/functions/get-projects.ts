@@ -17,6 +17,8 @@ export interface GetProjectsArgs {
 /** A project as listed, in camelCase. A field the service did not report is absent (never the text "undefined"). */
 export interface ProjectSummary {
   id: string;
+  /** The project's id again, under the name the Project resource and getProject give it. */
+  projectId: string;
   name: string;
   platformId?: string;
   regionId: string;
@@ -65,7 +67,12 @@ export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Outp
 }
 
 function toSummary(project: Project): ProjectSummary {
-  const summary: ProjectSummary = { id: project.id, name: project.name, regionId: project.region_id };
+  const summary: ProjectSummary = {
+    id: project.id,
+    projectId: project.id,
+    name: project.name,
+    regionId: project.region_id,
+  };
   const optional = {
     platformId: project.platform_id,
     provisioner: project.provisioner,

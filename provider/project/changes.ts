@@ -14,7 +14,7 @@
  *   named at creation and the connection strings built from them (connection/connection-uri.ts: no request), so a
  *   refresh rebuilds the same strings and the preview after an `up` shows nothing (kislerdm#179).
  */
-import type { ProjectCreate, ProjectDetail, ProjectUpdate } from "../../client";
+import type { NeonClient, ProjectCreate, ProjectDetail, ProjectUpdate } from "../../client";
 import { formatConnectionUri } from "../connection/connection-uri";
 import * as adoption from "../shared/adoption";
 import { apiBody, outputsFrom, planChange } from "../shared/declaration";
@@ -46,7 +46,7 @@ export function settingsBody(settings: unknown): Props | undefined {
 }
 
 /** The default objects a project's outputs name, besides its own record. */
-interface Defaults {
+export interface Defaults {
   branchId: string;
   compute?: { id: string; host: string };
   /** The default branch, role and database names (the `branch` output). */
@@ -97,36 +97,44 @@ export const defined = (props: Props): Props =>
 
 /** The project `id` as it is now: its record and default objects; `known` names and password kept from state. */
 export async function readProject(id: string, records: Props, known: Props = {}): Promise<Props> {
-  const project = await client().projects.get(id);
-  const branches = await client().branches.list(id);
-  const branch = branches.find((b) => b.default) ?? branches[0];
-  const computes = branch ? await client().endpoints.listForBranch(id, branch.id) : [];
-  const compute = computes.find((c) => c.type === "read_write");
-  const { names, databaseId } = await namesOn(id, branch?.id, known.branch as Defaults["names"] | undefined);
-  let password = known.rolePassword as string | undefined;
-  if (password === undefined && branch) {
-    password = await client()
-      .roles.revealPassword(id, branch.id, names.roleName)
-      .catch(() => undefined); // a project that stores no passwords (412), or a role gone: no connection strings
-  }
-  const defaults = { branchId: branch?.id ?? "", compute, names, databaseId, password };
+  const { project, defaults } = await projectAsItIs(client(), id, known, true);
   return toOutputs(project, defaults, records);
 }
 
 /**
+ * The project's record and its default objects, read with `api`; the role's password revealed only when `reveal` (a
+ * lookup gives no secret) and `known` has none.
+ */
+export async function projectAsItIs(api: NeonClient, id: string, known: Props, reveal: boolean) {
+  const project = await api.projects.get(id);
+  const branches = await api.branches.list(id);
+  const branch = branches.find((b) => b.default) ?? branches[0];
+  const computes = branch ? await api.endpoints.listForBranch(id, branch.id) : [];
+  const compute = computes.find((c) => c.type === "read_write");
+  const { names, databaseId } = await namesOn(api, id, branch?.id, known.branch as Defaults["names"] | undefined);
+  let password = known.rolePassword as string | undefined;
+  if (password === undefined && branch && reveal) {
+    password = await api.roles.revealPassword(id, branch.id, names.roleName).catch(() => undefined); // a project that stores no passwords (412), or a role gone: no connection strings
+  }
+  const defaults: Defaults = { branchId: branch?.id ?? "", compute, names, databaseId, password };
+  return { project, defaults };
+}
+
+/**
  * The default names and the default database's id: the `known` names (the state's) with the id of the database of that
- * name, while it is there; else (an adoption, an import) the default branch's name, its first database and that
- * database's owner.
+ * name, while it is there; else (an adoption, an import, a lookup) the default branch's name, its first database and
+ * that database's owner.
  */
 async function namesOn(
+  api: NeonClient,
   id: string,
   branchId: string | undefined,
   known: Defaults["names"] | undefined,
 ): Promise<Pick<Defaults, "names" | "databaseId">> {
   if (branchId === undefined) return { names: known ?? { name: "", roleName: "", databaseName: "" } };
-  const databases = await client().databases.list(id, branchId);
+  const databases = await api.databases.list(id, branchId);
   if (known) return { names: known, databaseId: idOf(databases.find((d) => d.name === known.databaseName)) };
-  const { branch } = await client().branches.get(id, branchId);
+  const { branch } = await api.branches.get(id, branchId);
   const [database] = databases;
   const names = { name: branch.name, roleName: database?.owner_name ?? "", databaseName: database?.name ?? "" };
   return { names, databaseId: idOf(database) };

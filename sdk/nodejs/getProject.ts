@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -23,6 +26,10 @@ export interface GetProjectArgs {
 
 export interface GetProjectResult {
     /**
+     * The names of the default branch, role and database at creation.
+     */
+    readonly branch: outputs.ProjectDefaultBranch;
+    /**
      * Creation time (ISO 8601).
      */
     readonly createdAt?: string;
@@ -31,19 +38,43 @@ export interface GetProjectResult {
      */
     readonly creationSource?: string;
     /**
-     * The project's default branch (its id), from its branch list.
+     * The default database's name.
      */
-    readonly defaultBranchId?: string;
+    readonly databaseName: string;
     /**
-     * How far back the project keeps history (point-in-time restore, branching from the past), in seconds.
+     * The default branch's id (`br-…`), for a Compute's or Role's branchId.
      */
-    readonly historyRetentionSeconds?: number;
+    readonly defaultBranchId: string;
+    /**
+     * The default compute's host name.
+     */
+    readonly defaultComputeHost?: string;
+    /**
+     * The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
+     */
+    readonly defaultComputeId: string;
+    /**
+     * The default database's id, for a Database's adoptId.
+     */
+    readonly defaultDatabaseId: string;
+    /**
+     * The settings of the project's computes.
+     */
+    readonly defaultEndpointSettings: outputs.ProjectDefaultEndpointSettings;
+    /**
+     * The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+     */
+    readonly defaultRoleId: string;
+    /**
+     * Seconds of history kept.
+     */
+    readonly historyRetentionSeconds: number;
     /**
      * The project's name.
      */
     readonly name: string;
     /**
-     * The project's organization, if it belongs to one.
+     * The organization that owns the project, if any.
      */
     readonly orgId?: string;
     /**
@@ -51,15 +82,15 @@ export interface GetProjectResult {
      */
     readonly ownerId?: string;
     /**
-     * Postgres major version.
+     * The Postgres major version.
      */
-    readonly pgVersion?: number;
+    readonly pgVersion: number;
     /**
      * The cloud platform (aws, azure).
      */
     readonly platformId?: string;
     /**
-     * The project's id.
+     * The project id, for the projectId of a Branch, Compute, Role or Database.
      */
     readonly projectId: string;
     /**
@@ -71,9 +102,17 @@ export interface GetProjectResult {
      */
     readonly proxyHost?: string;
     /**
-     * The project's region, e.g. `aws-us-east-2`.
+     * The project's region.
      */
     readonly regionId: string;
+    /**
+     * The default role's name (it owns the default database).
+     */
+    readonly roleName: string;
+    /**
+     * The declared subset of the project's settings.
+     */
+    readonly settings: outputs.ProjectSettings;
     /**
      * Whether the service keeps role passwords (getRolePassword).
      */

@@ -57,7 +57,8 @@ describe("getProjects", () => {
     pulumi.runtime.setConfig("neon:apiUrl", proxy.baseUrl);
     try {
       const { projects } = await getProjects({ search: "analytics-7" });
-      expect(projects).toEqual([{ id: expect.any(String), name: "analytics-7", regionId: expect.any(String) }]);
+      const [{ id }] = projects;
+      expect(projects).toEqual([{ id, projectId: id, name: "analytics-7", regionId: expect.any(String) }]);
     } finally {
       pulumi.runtime.setConfig("neon:apiUrl", emulator.baseUrl);
       await proxy.close();

@@ -28,32 +28,50 @@ type LookupProjectArgs struct {
 }
 
 type LookupProjectResult struct {
+	// The names of the default branch, role and database at creation.
+	Branch ProjectDefaultBranch `pulumi:"branch"`
 	// Creation time (ISO 8601).
 	CreatedAt *string `pulumi:"createdAt"`
 	// What created the project (console, API, ...).
 	CreationSource *string `pulumi:"creationSource"`
-	// The project's default branch (its id), from its branch list.
-	DefaultBranchId *string `pulumi:"defaultBranchId"`
-	// How far back the project keeps history (point-in-time restore, branching from the past), in seconds.
-	HistoryRetentionSeconds *int `pulumi:"historyRetentionSeconds"`
+	// The default database's name.
+	DatabaseName string `pulumi:"databaseName"`
+	// The default branch's id (`br-…`), for a Compute's or Role's branchId.
+	DefaultBranchId string `pulumi:"defaultBranchId"`
+	// The default compute's host name.
+	DefaultComputeHost *string `pulumi:"defaultComputeHost"`
+	// The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
+	DefaultComputeId string `pulumi:"defaultComputeId"`
+	// The default database's id, for a Database's adoptId.
+	DefaultDatabaseId string `pulumi:"defaultDatabaseId"`
+	// The settings of the project's computes.
+	DefaultEndpointSettings ProjectDefaultEndpointSettings `pulumi:"defaultEndpointSettings"`
+	// The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+	DefaultRoleId string `pulumi:"defaultRoleId"`
+	// Seconds of history kept.
+	HistoryRetentionSeconds int `pulumi:"historyRetentionSeconds"`
 	// The project's name.
 	Name string `pulumi:"name"`
-	// The project's organization, if it belongs to one.
+	// The organization that owns the project, if any.
 	OrgId *string `pulumi:"orgId"`
 	// The account that owns the project.
 	OwnerId *string `pulumi:"ownerId"`
-	// Postgres major version.
-	PgVersion *int `pulumi:"pgVersion"`
+	// The Postgres major version.
+	PgVersion int `pulumi:"pgVersion"`
 	// The cloud platform (aws, azure).
 	PlatformId *string `pulumi:"platformId"`
-	// The project's id.
+	// The project id, for the projectId of a Branch, Compute, Role or Database.
 	ProjectId string `pulumi:"projectId"`
 	// `k8s-pod`, `k8s-neonvm` or `serverless-platform`.
 	Provisioner *string `pulumi:"provisioner"`
 	// The region's proxy host.
 	ProxyHost *string `pulumi:"proxyHost"`
-	// The project's region, e.g. `aws-us-east-2`.
+	// The project's region.
 	RegionId string `pulumi:"regionId"`
+	// The default role's name (it owns the default database).
+	RoleName string `pulumi:"roleName"`
+	// The declared subset of the project's settings.
+	Settings ProjectSettings `pulumi:"settings"`
 	// Whether the service keeps role passwords (getRolePassword).
 	StorePasswords *bool `pulumi:"storePasswords"`
 	// Last update time (ISO 8601).
@@ -92,6 +110,11 @@ func (o LookupProjectResultOutput) ToLookupProjectResultOutputWithContext(ctx co
 	return o
 }
 
+// The names of the default branch, role and database at creation.
+func (o LookupProjectResultOutput) Branch() ProjectDefaultBranchOutput {
+	return o.ApplyT(func(v LookupProjectResult) ProjectDefaultBranch { return v.Branch }).(ProjectDefaultBranchOutput)
+}
+
 // Creation time (ISO 8601).
 func (o LookupProjectResultOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupProjectResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
@@ -102,14 +125,44 @@ func (o LookupProjectResultOutput) CreationSource() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupProjectResult) *string { return v.CreationSource }).(pulumi.StringPtrOutput)
 }
 
-// The project's default branch (its id), from its branch list.
-func (o LookupProjectResultOutput) DefaultBranchId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupProjectResult) *string { return v.DefaultBranchId }).(pulumi.StringPtrOutput)
+// The default database's name.
+func (o LookupProjectResultOutput) DatabaseName() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.DatabaseName }).(pulumi.StringOutput)
 }
 
-// How far back the project keeps history (point-in-time restore, branching from the past), in seconds.
-func (o LookupProjectResultOutput) HistoryRetentionSeconds() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v LookupProjectResult) *int { return v.HistoryRetentionSeconds }).(pulumi.IntPtrOutput)
+// The default branch's id (`br-…`), for a Compute's or Role's branchId.
+func (o LookupProjectResultOutput) DefaultBranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.DefaultBranchId }).(pulumi.StringOutput)
+}
+
+// The default compute's host name.
+func (o LookupProjectResultOutput) DefaultComputeHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.DefaultComputeHost }).(pulumi.StringPtrOutput)
+}
+
+// The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
+func (o LookupProjectResultOutput) DefaultComputeId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.DefaultComputeId }).(pulumi.StringOutput)
+}
+
+// The default database's id, for a Database's adoptId.
+func (o LookupProjectResultOutput) DefaultDatabaseId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.DefaultDatabaseId }).(pulumi.StringOutput)
+}
+
+// The settings of the project's computes.
+func (o LookupProjectResultOutput) DefaultEndpointSettings() ProjectDefaultEndpointSettingsOutput {
+	return o.ApplyT(func(v LookupProjectResult) ProjectDefaultEndpointSettings { return v.DefaultEndpointSettings }).(ProjectDefaultEndpointSettingsOutput)
+}
+
+// The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+func (o LookupProjectResultOutput) DefaultRoleId() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.DefaultRoleId }).(pulumi.StringOutput)
+}
+
+// Seconds of history kept.
+func (o LookupProjectResultOutput) HistoryRetentionSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupProjectResult) int { return v.HistoryRetentionSeconds }).(pulumi.IntOutput)
 }
 
 // The project's name.
@@ -117,7 +170,7 @@ func (o LookupProjectResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupProjectResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// The project's organization, if it belongs to one.
+// The organization that owns the project, if any.
 func (o LookupProjectResultOutput) OrgId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupProjectResult) *string { return v.OrgId }).(pulumi.StringPtrOutput)
 }
@@ -127,9 +180,9 @@ func (o LookupProjectResultOutput) OwnerId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupProjectResult) *string { return v.OwnerId }).(pulumi.StringPtrOutput)
 }
 
-// Postgres major version.
-func (o LookupProjectResultOutput) PgVersion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v LookupProjectResult) *int { return v.PgVersion }).(pulumi.IntPtrOutput)
+// The Postgres major version.
+func (o LookupProjectResultOutput) PgVersion() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupProjectResult) int { return v.PgVersion }).(pulumi.IntOutput)
 }
 
 // The cloud platform (aws, azure).
@@ -137,7 +190,7 @@ func (o LookupProjectResultOutput) PlatformId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupProjectResult) *string { return v.PlatformId }).(pulumi.StringPtrOutput)
 }
 
-// The project's id.
+// The project id, for the projectId of a Branch, Compute, Role or Database.
 func (o LookupProjectResultOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupProjectResult) string { return v.ProjectId }).(pulumi.StringOutput)
 }
@@ -152,9 +205,19 @@ func (o LookupProjectResultOutput) ProxyHost() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupProjectResult) *string { return v.ProxyHost }).(pulumi.StringPtrOutput)
 }
 
-// The project's region, e.g. `aws-us-east-2`.
+// The project's region.
 func (o LookupProjectResultOutput) RegionId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupProjectResult) string { return v.RegionId }).(pulumi.StringOutput)
+}
+
+// The default role's name (it owns the default database).
+func (o LookupProjectResultOutput) RoleName() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupProjectResult) string { return v.RoleName }).(pulumi.StringOutput)
+}
+
+// The declared subset of the project's settings.
+func (o LookupProjectResultOutput) Settings() ProjectSettingsOutput {
+	return o.ApplyT(func(v LookupProjectResult) ProjectSettings { return v.Settings }).(ProjectSettingsOutput)
 }
 
 // Whether the service keeps role passwords (getRolePassword).

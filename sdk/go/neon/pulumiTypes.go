@@ -1244,6 +1244,8 @@ type ProjectSummary struct {
 	PgVersion *int `pulumi:"pgVersion"`
 	// The cloud platform (aws, azure).
 	PlatformId *string `pulumi:"platformId"`
+	// The project's id again, under the name the Project resource and getProject give it.
+	ProjectId string `pulumi:"projectId"`
 	// The project's default provisioner: `k8s-pod`, `k8s-neonvm` or `serverless-platform`.
 	Provisioner *string `pulumi:"provisioner"`
 	// The region's proxy host.
@@ -1292,6 +1294,11 @@ func (o ProjectSummaryOutput) PgVersion() pulumi.IntPtrOutput {
 // The cloud platform (aws, azure).
 func (o ProjectSummaryOutput) PlatformId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ProjectSummary) *string { return v.PlatformId }).(pulumi.StringPtrOutput)
+}
+
+// The project's id again, under the name the Project resource and getProject give it.
+func (o ProjectSummaryOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v ProjectSummary) string { return v.ProjectId }).(pulumi.StringOutput)
 }
 
 // The project's default provisioner: `k8s-pod`, `k8s-neonvm` or `serverless-platform`.

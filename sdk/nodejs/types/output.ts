@@ -357,6 +357,10 @@ export interface ProjectSummary {
      */
     platformId?: string;
     /**
+     * The project's id again, under the name the Project resource and getProject give it.
+     */
+    projectId: string;
+    /**
      * The project's default provisioner: `k8s-pod`, `k8s-neonvm` or `serverless-platform`.
      */
     provisioner?: string;

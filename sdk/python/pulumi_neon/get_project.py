@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetProjectResult',
@@ -23,16 +24,37 @@ __all__ = [
 
 @pulumi.output_type
 class GetProjectResult:
-    def __init__(__self__, created_at=None, creation_source=None, default_branch_id=None, history_retention_seconds=None, name=None, org_id=None, owner_id=None, pg_version=None, platform_id=None, project_id=None, provisioner=None, proxy_host=None, region_id=None, store_passwords=None, updated_at=None):
+    def __init__(__self__, branch=None, created_at=None, creation_source=None, database_name=None, default_branch_id=None, default_compute_host=None, default_compute_id=None, default_database_id=None, default_endpoint_settings=None, default_role_id=None, history_retention_seconds=None, name=None, org_id=None, owner_id=None, pg_version=None, platform_id=None, project_id=None, provisioner=None, proxy_host=None, region_id=None, role_name=None, settings=None, store_passwords=None, updated_at=None):
+        if branch and not isinstance(branch, dict):
+            raise TypeError("Expected argument 'branch' to be a dict")
+        pulumi.set(__self__, "branch", branch)
         if created_at and not isinstance(created_at, str):
             raise TypeError("Expected argument 'created_at' to be a str")
         pulumi.set(__self__, "created_at", created_at)
         if creation_source and not isinstance(creation_source, str):
             raise TypeError("Expected argument 'creation_source' to be a str")
         pulumi.set(__self__, "creation_source", creation_source)
+        if database_name and not isinstance(database_name, str):
+            raise TypeError("Expected argument 'database_name' to be a str")
+        pulumi.set(__self__, "database_name", database_name)
         if default_branch_id and not isinstance(default_branch_id, str):
             raise TypeError("Expected argument 'default_branch_id' to be a str")
         pulumi.set(__self__, "default_branch_id", default_branch_id)
+        if default_compute_host and not isinstance(default_compute_host, str):
+            raise TypeError("Expected argument 'default_compute_host' to be a str")
+        pulumi.set(__self__, "default_compute_host", default_compute_host)
+        if default_compute_id and not isinstance(default_compute_id, str):
+            raise TypeError("Expected argument 'default_compute_id' to be a str")
+        pulumi.set(__self__, "default_compute_id", default_compute_id)
+        if default_database_id and not isinstance(default_database_id, str):
+            raise TypeError("Expected argument 'default_database_id' to be a str")
+        pulumi.set(__self__, "default_database_id", default_database_id)
+        if default_endpoint_settings and not isinstance(default_endpoint_settings, dict):
+            raise TypeError("Expected argument 'default_endpoint_settings' to be a dict")
+        pulumi.set(__self__, "default_endpoint_settings", default_endpoint_settings)
+        if default_role_id and not isinstance(default_role_id, str):
+            raise TypeError("Expected argument 'default_role_id' to be a str")
+        pulumi.set(__self__, "default_role_id", default_role_id)
         if history_retention_seconds and not isinstance(history_retention_seconds, int):
             raise TypeError("Expected argument 'history_retention_seconds' to be a int")
         pulumi.set(__self__, "history_retention_seconds", history_retention_seconds)
@@ -63,12 +85,26 @@ class GetProjectResult:
         if region_id and not isinstance(region_id, str):
             raise TypeError("Expected argument 'region_id' to be a str")
         pulumi.set(__self__, "region_id", region_id)
+        if role_name and not isinstance(role_name, str):
+            raise TypeError("Expected argument 'role_name' to be a str")
+        pulumi.set(__self__, "role_name", role_name)
+        if settings and not isinstance(settings, dict):
+            raise TypeError("Expected argument 'settings' to be a dict")
+        pulumi.set(__self__, "settings", settings)
         if store_passwords and not isinstance(store_passwords, bool):
             raise TypeError("Expected argument 'store_passwords' to be a bool")
         pulumi.set(__self__, "store_passwords", store_passwords)
         if updated_at and not isinstance(updated_at, str):
             raise TypeError("Expected argument 'updated_at' to be a str")
         pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def branch(self) -> 'outputs.ProjectDefaultBranch':
+        """
+        The names of the default branch, role and database at creation.
+        """
+        return pulumi.get(self, "branch")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -87,18 +123,66 @@ class GetProjectResult:
         return pulumi.get(self, "creation_source")
 
     @_builtins.property
-    @pulumi.getter(name="defaultBranchId")
-    def default_branch_id(self) -> Optional[_builtins.str]:
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> _builtins.str:
         """
-        The project's default branch (its id), from its branch list.
+        The default database's name.
+        """
+        return pulumi.get(self, "database_name")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultBranchId")
+    def default_branch_id(self) -> _builtins.str:
+        """
+        The default branch's id (`br-…`), for a Compute's or Role's branchId.
         """
         return pulumi.get(self, "default_branch_id")
 
     @_builtins.property
-    @pulumi.getter(name="historyRetentionSeconds")
-    def history_retention_seconds(self) -> Optional[_builtins.int]:
+    @pulumi.getter(name="defaultComputeHost")
+    def default_compute_host(self) -> Optional[_builtins.str]:
         """
-        How far back the project keeps history (point-in-time restore, branching from the past), in seconds.
+        The default compute's host name.
+        """
+        return pulumi.get(self, "default_compute_host")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultComputeId")
+    def default_compute_id(self) -> _builtins.str:
+        """
+        The default branch's read-write compute (`ep-…`), for a Compute's adoptId.
+        """
+        return pulumi.get(self, "default_compute_id")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultDatabaseId")
+    def default_database_id(self) -> _builtins.str:
+        """
+        The default database's id, for a Database's adoptId.
+        """
+        return pulumi.get(self, "default_database_id")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultEndpointSettings")
+    def default_endpoint_settings(self) -> 'outputs.ProjectDefaultEndpointSettings':
+        """
+        The settings of the project's computes.
+        """
+        return pulumi.get(self, "default_endpoint_settings")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultRoleId")
+    def default_role_id(self) -> _builtins.str:
+        """
+        The default role's id (`<projectId>/<branchId>/<name>`), for a Role's adoptId.
+        """
+        return pulumi.get(self, "default_role_id")
+
+    @_builtins.property
+    @pulumi.getter(name="historyRetentionSeconds")
+    def history_retention_seconds(self) -> _builtins.int:
+        """
+        Seconds of history kept.
         """
         return pulumi.get(self, "history_retention_seconds")
 
@@ -114,7 +198,7 @@ class GetProjectResult:
     @pulumi.getter(name="orgId")
     def org_id(self) -> Optional[_builtins.str]:
         """
-        The project's organization, if it belongs to one.
+        The organization that owns the project, if any.
         """
         return pulumi.get(self, "org_id")
 
@@ -128,9 +212,9 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter(name="pgVersion")
-    def pg_version(self) -> Optional[_builtins.int]:
+    def pg_version(self) -> _builtins.int:
         """
-        Postgres major version.
+        The Postgres major version.
         """
         return pulumi.get(self, "pg_version")
 
@@ -146,7 +230,7 @@ class GetProjectResult:
     @pulumi.getter(name="projectId")
     def project_id(self) -> _builtins.str:
         """
-        The project's id.
+        The project id, for the projectId of a Branch, Compute, Role or Database.
         """
         return pulumi.get(self, "project_id")
 
@@ -170,9 +254,25 @@ class GetProjectResult:
     @pulumi.getter(name="regionId")
     def region_id(self) -> _builtins.str:
         """
-        The project's region, e.g. `aws-us-east-2`.
+        The project's region.
         """
         return pulumi.get(self, "region_id")
+
+    @_builtins.property
+    @pulumi.getter(name="roleName")
+    def role_name(self) -> _builtins.str:
+        """
+        The default role's name (it owns the default database).
+        """
+        return pulumi.get(self, "role_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> 'outputs.ProjectSettings':
+        """
+        The declared subset of the project's settings.
+        """
+        return pulumi.get(self, "settings")
 
     @_builtins.property
     @pulumi.getter(name="storePasswords")
@@ -197,9 +297,16 @@ class AwaitableGetProjectResult(GetProjectResult):
         if False:
             yield self
         return GetProjectResult(
+            branch=self.branch,
             created_at=self.created_at,
             creation_source=self.creation_source,
+            database_name=self.database_name,
             default_branch_id=self.default_branch_id,
+            default_compute_host=self.default_compute_host,
+            default_compute_id=self.default_compute_id,
+            default_database_id=self.default_database_id,
+            default_endpoint_settings=self.default_endpoint_settings,
+            default_role_id=self.default_role_id,
             history_retention_seconds=self.history_retention_seconds,
             name=self.name,
             org_id=self.org_id,
@@ -210,6 +317,8 @@ class AwaitableGetProjectResult(GetProjectResult):
             provisioner=self.provisioner,
             proxy_host=self.proxy_host,
             region_id=self.region_id,
+            role_name=self.role_name,
+            settings=self.settings,
             store_passwords=self.store_passwords,
             updated_at=self.updated_at)
 
@@ -227,9 +336,16 @@ def get_project(project_id: Optional[_builtins.str] = None,
     __ret__ = pulumi.runtime.invoke('neon:index:getProject', __args__, opts=opts, typ=GetProjectResult).value
 
     return AwaitableGetProjectResult(
+        branch=pulumi.get(__ret__, 'branch'),
         created_at=pulumi.get(__ret__, 'created_at'),
         creation_source=pulumi.get(__ret__, 'creation_source'),
+        database_name=pulumi.get(__ret__, 'database_name'),
         default_branch_id=pulumi.get(__ret__, 'default_branch_id'),
+        default_compute_host=pulumi.get(__ret__, 'default_compute_host'),
+        default_compute_id=pulumi.get(__ret__, 'default_compute_id'),
+        default_database_id=pulumi.get(__ret__, 'default_database_id'),
+        default_endpoint_settings=pulumi.get(__ret__, 'default_endpoint_settings'),
+        default_role_id=pulumi.get(__ret__, 'default_role_id'),
         history_retention_seconds=pulumi.get(__ret__, 'history_retention_seconds'),
         name=pulumi.get(__ret__, 'name'),
         org_id=pulumi.get(__ret__, 'org_id'),
@@ -240,6 +356,8 @@ def get_project(project_id: Optional[_builtins.str] = None,
         provisioner=pulumi.get(__ret__, 'provisioner'),
         proxy_host=pulumi.get(__ret__, 'proxy_host'),
         region_id=pulumi.get(__ret__, 'region_id'),
+        role_name=pulumi.get(__ret__, 'role_name'),
+        settings=pulumi.get(__ret__, 'settings'),
         store_passwords=pulumi.get(__ret__, 'store_passwords'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_project_output(project_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -254,9 +372,16 @@ def get_project_output(project_id: pulumi.Input[Optional[_builtins.str]] = None,
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('neon:index:getProject', __args__, opts=opts, typ=GetProjectResult)
     return __ret__.apply(lambda __response__: GetProjectResult(
+        branch=pulumi.get(__response__, 'branch'),
         created_at=pulumi.get(__response__, 'created_at'),
         creation_source=pulumi.get(__response__, 'creation_source'),
+        database_name=pulumi.get(__response__, 'database_name'),
         default_branch_id=pulumi.get(__response__, 'default_branch_id'),
+        default_compute_host=pulumi.get(__response__, 'default_compute_host'),
+        default_compute_id=pulumi.get(__response__, 'default_compute_id'),
+        default_database_id=pulumi.get(__response__, 'default_database_id'),
+        default_endpoint_settings=pulumi.get(__response__, 'default_endpoint_settings'),
+        default_role_id=pulumi.get(__response__, 'default_role_id'),
         history_retention_seconds=pulumi.get(__response__, 'history_retention_seconds'),
         name=pulumi.get(__response__, 'name'),
         org_id=pulumi.get(__response__, 'org_id'),
@@ -267,5 +392,7 @@ def get_project_output(project_id: pulumi.Input[Optional[_builtins.str]] = None,
         provisioner=pulumi.get(__response__, 'provisioner'),
         proxy_host=pulumi.get(__response__, 'proxy_host'),
         region_id=pulumi.get(__response__, 'region_id'),
+        role_name=pulumi.get(__response__, 'role_name'),
+        settings=pulumi.get(__response__, 'settings'),
         store_passwords=pulumi.get(__response__, 'store_passwords'),
         updated_at=pulumi.get(__response__, 'updated_at')))

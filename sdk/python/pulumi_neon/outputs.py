@@ -1006,6 +1006,7 @@ class ProjectSummary(dict):
     def __init__(__self__, *,
                  id: _builtins.str,
                  name: _builtins.str,
+                 project_id: _builtins.str,
                  region_id: _builtins.str,
                  created_at: Optional[_builtins.str] = None,
                  pg_version: Optional[_builtins.int] = None,
@@ -1018,6 +1019,7 @@ class ProjectSummary(dict):
 
         :param _builtins.str id: The project's id.
         :param _builtins.str name: The project's name.
+        :param _builtins.str project_id: The project's id again, under the name the Project resource and getProject give it.
         :param _builtins.str region_id: The project's region.
         :param _builtins.str created_at: Creation time (ISO 8601).
         :param _builtins.int pg_version: Postgres major version.
@@ -1028,6 +1030,7 @@ class ProjectSummary(dict):
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "project_id", project_id)
         pulumi.set(__self__, "region_id", region_id)
         if created_at is not None:
             pulumi.set(__self__, "created_at", created_at)
@@ -1057,6 +1060,14 @@ class ProjectSummary(dict):
         The project's name.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        The project's id again, under the name the Project resource and getProject give it.
+        """
+        return pulumi.get(self, "project_id")
 
     @_builtins.property
     @pulumi.getter(name="regionId")
