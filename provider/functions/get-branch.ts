@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { AnnotatedBranch, NeonClient } from "../../client";
 import { BRANCH } from "../branch/declaration";
 import { toOutputs } from "../branch/state";
-import { programClient, programKeySetting } from "../shared/program-client";
+import { programClient, programKeySetting, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 type Props = Record<string, unknown>;
@@ -102,7 +102,7 @@ export function getBranch(args: GetBranchArgs): Promise<BranchInfo> {
 
 /** getBranch for inputs that are Outputs. */
 export function getBranchOutput(args: GetBranchOutputArgs): pulumi.Output<BranchInfo> {
-  return pulumi.output(args).apply((resolved) => getBranch(resolved));
+  return outputOf(args, getBranch);
 }
 
 /** Every branch of a project, every page of its list. */
@@ -112,7 +112,7 @@ export function getBranches(args: GetBranchesArgs): Promise<GetBranchesResult> {
 
 /** getBranches for inputs that are Outputs. */
 export function getBranchesOutput(args: GetBranchesOutputArgs): pulumi.Output<GetBranchesResult> {
-  return pulumi.output(args).apply((resolved) => getBranches(resolved));
+  return outputOf(args, getBranches);
 }
 
 /** getBranch with a given client (`key` names its key's setting, for messages). */

@@ -10,7 +10,7 @@ import type { Endpoint, NeonClient } from "../../client";
 import { COMPUTE } from "../compute/declaration";
 import { ApiEndpoint, toOutputs } from "../compute/outputs";
 import type { PreloadLibraries } from "../compute/resource";
-import { programClient, programKeySetting } from "../shared/program-client";
+import { programClient, programKeySetting, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 /** A compute as a lookup gives it: a Compute resource's outputs, but for the provider's records. */
@@ -71,7 +71,7 @@ export function getComputes(args: GetComputesArgs): Promise<GetComputesResult> {
 
 /** getComputes for inputs that are Outputs. */
 export function getComputesOutput(args: GetComputesOutputArgs): pulumi.Output<GetComputesResult> {
-  return pulumi.output(args).apply((resolved) => getComputes(resolved));
+  return outputOf(args, getComputes);
 }
 
 /** The problem with getComputes' arguments: a project id, and a branch id if given. */

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { DATABASE, toOutputs } from "../database/declaration";
-import { programClient, programKeySetting } from "../shared/program-client";
+import { programClient, programKeySetting, outputOf } from "../shared/program-client";
 import { checked, lookedUp, reading } from "./lookup";
 import { branchListArgsProblem } from "./get-roles";
 
@@ -47,7 +47,7 @@ export function getDatabases(args: GetDatabasesArgs): Promise<GetDatabasesResult
 
 /** getDatabases for inputs that are Outputs. */
 export function getDatabasesOutput(args: GetDatabasesOutputArgs): pulumi.Output<GetDatabasesResult> {
-  return pulumi.output(args).apply((resolved) => getDatabases(resolved));
+  return outputOf(args, getDatabases);
 }
 
 /** getDatabases with a given client (`key` names its key's setting, for messages). */

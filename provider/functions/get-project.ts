@@ -10,7 +10,7 @@ import type { NeonClient } from "../../client";
 import { OutputRow, outputsFrom, reported } from "../shared/declaration";
 import { PROJECT } from "../project/declaration";
 import { projectAsItIs, toOutputs } from "../project/changes";
-import { programClient, programKeySetting } from "../shared/program-client";
+import { programClient, programKeySetting, outputOf } from "../shared/program-client";
 import { checked, lookedUp, lookupRows, projectIdProblem, reading } from "./lookup";
 
 export interface GetProjectArgs {
@@ -84,7 +84,7 @@ export function getProject(args: GetProjectArgs): Promise<GetProjectResult> {
 
 /** getProjectOutput: getProject for inputs that are Outputs. */
 export function getProjectOutput(args: GetProjectOutputArgs): pulumi.Output<GetProjectResult> {
-  return pulumi.output(args).apply((resolved) => getProject(resolved));
+  return outputOf(args, getProject);
 }
 
 /** getProject with a given client (the native plugin's: `key` names its key's setting, for messages). */

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NeonClient, NeonError, Project } from "../../client";
-import { programClient } from "../shared/program-client";
+import { programClient, outputOf } from "../shared/program-client";
 
 export interface GetProjectsArgs {
   /** Only projects whose name or id contains this text. */
@@ -63,7 +63,7 @@ export interface GetProjectsOutputArgs {
 
 /** getProjects for inputs that are Outputs. */
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Output<GetProjectsResult> {
-  return pulumi.output(args).apply((resolved) => getProjects(resolved));
+  return outputOf(args, getProjects);
 }
 
 function toSummary(project: Project): ProjectSummary {

@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BRANCH_ID, BRANCH_ID_SHAPE, PROJECT_ID, PROJECT_ID_SHAPE } from "../shared/ids";
 import type { NeonClient } from "../../client";
-import { programClient, programKeySetting } from "../shared/program-client";
+import { programClient, programKeySetting, outputOf } from "../shared/program-client";
 import { errorKind } from "../shared/errors";
 
 export interface GetRolePasswordArgs {
@@ -60,7 +60,7 @@ export async function revealRolePassword(
 
 /** getRolePassword for inputs that are Outputs; the result is a secret. */
 export function getRolePasswordOutput(args: GetRolePasswordOutputArgs): pulumi.Output<GetRolePasswordResult> {
-  return pulumi.secret(pulumi.output(args).apply((resolved) => getRolePassword(resolved)));
+  return pulumi.secret(outputOf(args, getRolePassword));
 }
 
 /** A missing or malformed argument, named; undefined when the arguments can be sent. */

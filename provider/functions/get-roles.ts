@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { ROLE, toOutputs } from "../role/declaration";
-import { programClient, programKeySetting } from "../shared/program-client";
+import { programClient, programKeySetting, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 /** A role as a lookup gives it: a Role resource's outputs, but for the provider's records and the password. */
@@ -47,7 +47,7 @@ export function getRoles(args: GetRolesArgs): Promise<GetRolesResult> {
 
 /** getRoles for inputs that are Outputs. */
 export function getRolesOutput(args: GetRolesOutputArgs): pulumi.Output<GetRolesResult> {
-  return pulumi.output(args).apply((resolved) => getRoles(resolved));
+  return outputOf(args, getRoles);
 }
 
 /** The problem with the arguments of getRoles and getDatabases: a project id and a branch id. */

@@ -25,3 +25,22 @@ export function programKeySetting(): string {
   const configured = programConfig.get("neon:apiKey");
   return configured !== undefined && configured.trim() !== "" ? "neon:apiKey" : "NEON_API_KEY";
 }
+
+/**
+ * A function's Output form: `call` of the resolved `args`, whose failure is an error of the same message without stack
+ * frames. On Node.js 20.20 the SDK's report of a program's uncaught error (`util.inspect` with colors, @pulumi/pulumi
+ * cmd/run/error.ts) never returns on a frame in `node_modules/@pulumi/output.ts`, which an error raised inside an apply
+ * carries (nodejs/node#64011, fixed by #64022): a failed lookup hung the program. The message says what a user needs.
+ */
+export function outputOf<T extends object, R>(
+  args: T,
+  call: (resolved: pulumi.Unwrap<T>) => Promise<R>,
+): pulumi.Output<R> {
+  return pulumi.output(args).apply((resolved) => call(resolved as pulumi.Unwrap<T>).catch(rethrowWithoutFrames));
+}
+
+function rethrowWithoutFrames(error: unknown): never {
+  const plain = new Error(error instanceof Error ? error.message : String(error));
+  plain.stack = `Error: ${plain.message}`;
+  throw plain;
+}
