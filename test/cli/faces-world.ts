@@ -2,7 +2,8 @@
  * The world of differential-faces.test.ts: the one program both faces run (the package's dynamic classes, or
  * hand-written classes of the native plugin's types), a face (an emulator of its own and a program directory run by the
  * real CLI), and what a command showed on a face, read from the engine's events and the emulator's request log, every
- * id, time and random part masked by a label that means the same on both faces.
+ * id, time and random part masked by a label that means the same on both faces. project.test.ts runs a program of its
+ * own (a Project, the native face through the generated SDK) in the same world.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -113,11 +114,27 @@ export interface Face {
   labels: Map<string, string>;
 }
 
-/** A face: a fresh emulator (the default fixture) and a directory with the face's program, run by the CLI. */
-export async function startFace(name: FaceName, cliRoot: string): Promise<Face> {
+/** Another program than differential-faces' (each face's own lines), its Pulumi project's name and the SDK. */
+export interface FaceProgram {
+  program: Record<FaceName, string[]>;
+  project: string;
+  /** The native face's program imports the generated Node.js SDK (`@pulumi-neon/neon`, program-dir.ts). */
+  sdk?: boolean;
+}
+
+/**
+ * A face: a fresh emulator (the default fixture) and a directory with the face's program (differential-faces' unless
+ * `other` gives one), run by the CLI.
+ */
+export async function startFace(name: FaceName, cliRoot: string, other?: FaceProgram): Promise<Face> {
   const emulator = await startEmulator({ operationDurationMs: 20, rateLimit: false });
-  const program = name === "dynamic" ? DYNAMIC_PROGRAM : NATIVE_PROGRAM;
-  const dir = nativeProgramDir(emulator, cliRoot, { prefix: `faces-${name}`, project: PROJECT, program });
+  const program = other?.program[name] ?? (name === "dynamic" ? DYNAMIC_PROGRAM : NATIVE_PROGRAM);
+  const dir = nativeProgramDir(emulator, cliRoot, {
+    prefix: `faces-${name}`,
+    project: other?.project ?? PROJECT,
+    program,
+    sdk: name === "native" && other?.sdk === true,
+  });
   dir.env.PULUMI_DEBUG_COMMANDS = "true"; // the CLI takes --event-log (the engine's events) only with it
   return { name, emulator, dir, labels: new Map() };
 }
@@ -133,14 +150,22 @@ export function typeOf(type: string): string {
   return type.replace(/^pulumi-nodejs:dynamic\/neon:/, "neon:").replace(/^neon:index:/, "neon:");
 }
 
-/** Learns the labels of the ids the state holds (and the emulator's branches), after a command. */
+/**
+ * Learns the labels of the ids the state holds (and the emulator's branches), after a command. A Project's id is
+ * `{pr:<name>}`, and the default objects it made `{br:<name>.default}`, `{ep:<name>.default}`.
+ */
 function learn(face: Face): void {
   for (const [name, id] of Object.entries(face.emulator.branches))
     if (!face.labels.has(id)) label(face, id, `br:${name}`);
-  const kinds: Record<string, string> = { Branch: "br", Compute: "ep", Database: "db" };
+  const kinds: Record<string, string> = { Branch: "br", Compute: "ep", Database: "db", Project: "pr" };
   for (const r of (face.dir.checkpoint().resources ?? []) as StateResource[]) {
-    const kind = kinds[typeOf(r.type).replace("neon:", "")];
+    const type = typeOf(r.type).replace("neon:", "");
+    const kind = kinds[type];
     if (kind && r.id) label(face, r.id, `${kind}:${nameOf(r.urn)}`);
+    if (type !== "Project") continue;
+    const { defaultBranchId, defaultComputeId } = r.outputs ?? {};
+    if (typeof defaultBranchId === "string") label(face, defaultBranchId, `br:${nameOf(r.urn)}.default`);
+    if (typeof defaultComputeId === "string") label(face, defaultComputeId, `ep:${nameOf(r.urn)}.default`);
   }
 }
 
@@ -197,10 +222,16 @@ export interface Command {
   view: View;
 }
 
-/** `pulumi <args> --event-log`, on one face: its steps, its diagnostics and its requests, masked. */
-export async function command(face: Face, args: string[], preview: boolean): Promise<Command> {
+/**
+ * `pulumi <args> --event-log`, on one face: its steps, its diagnostics and its requests, masked. It must exit 0, or
+ * with `fails`, must not (a refusal the test expects).
+ */
+export async function command(face: Face, args: string[], preview: boolean, fails = false): Promise<Command> {
   const log = path.join(face.dir.root, `events-${Date.now()}.jsonl`);
-  const run = await face.dir.ok([...args, "--event-log", log]);
+  const logged = [...args, "--event-log", log];
+  const run = fails ? await face.dir.run(logged) : await face.dir.ok(logged);
+  if (fails && run.code === 0)
+    throw new Error(`pulumi ${args.join(" ")} succeeded on the ${face.name} face:\n${run.stdout}`);
   learn(face);
   const events = eventsOf(log);
   const steps = events

@@ -5,6 +5,9 @@
  * hand-written native classes, each with an alias to its dynamic type (`pulumi-nodejs:dynamic/neon:<Type>`): its
  * preview replaces, creates and deletes nothing and sends nothing, its up sends nothing but reads, and the state then
  * holds the native types and no `__provider`; a second preview shows no change, and destroy deletes the five.
+ * A Project (issue 26) moves the same way in a stack of its own, with the `protect` its class derived from
+ * `deletionProtection` declared on the native resource: the same steps, no request, the protect kept; then
+ * `deletionProtection: false` is an up that sends nothing, and destroy deletes the project.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -31,19 +34,30 @@ const RESOURCES = [
   `export const ciKey = key.key;`,
 ];
 
-const DYNAMIC_PROGRAM = [
+/** A Project (deletionProtection from the config: left out, the class's default, true, which brings protect). */
+const PROJECT_RESOURCES = [
+  `const deletionProtection = config.getBoolean("deletionProtection");`,
+  `const project = new Neon.Project("proj", { regionId: "aws-us-east-2", deletionProtection }, projectOptions);`,
+  `export const projectId = project.projectId;`,
+  `export const defaultBranchId = project.defaultBranchId;`,
+  `export const rolePassword = project.rolePassword;`,
+  `export const connectionUri = project.connectionUri;`,
+];
+
+const dynamicProgram = (resources: string[]) => [
   `import * as pulumi from "@pulumi/pulumi";`,
   `// The package's classes (its types are not read here: its export map needs a rootDir the test's tsconfig lacks).`,
   `// eslint-disable-next-line @typescript-eslint/no-require-imports`,
   `const Neon = require("pulumi-neon-dynamic");`,
   `const config = new pulumi.Config();`,
   `const computeOptions = {};`,
+  `const projectOptions = {};`,
   ``,
-  ...RESOURCES,
+  ...resources,
 ];
 
 /** The recipe: each native resource declared with an alias to the dynamic resource of its type. */
-const NATIVE_PROGRAM = [
+const nativeProgram = (resources: string[]) => [
   `import * as pulumi from "@pulumi/pulumi";`,
   ``,
   `type Args = Record<string, pulumi.Input<unknown>>;`,
@@ -54,11 +68,16 @@ const NATIVE_PROGRAM = [
   `  declare readonly host: pulumi.Output<string>;`,
   `  declare readonly password: pulumi.Output<string>;`,
   `  declare readonly key: pulumi.Output<string>;`,
+  `  declare readonly projectId: pulumi.Output<string>;`,
+  `  declare readonly defaultBranchId: pulumi.Output<string>;`,
+  `  declare readonly rolePassword: pulumi.Output<string>;`,
+  `  declare readonly connectionUri: pulumi.Output<string>;`,
   `  constructor(type: string, name: string, args: Args, opts?: pulumi.CustomResourceOptions) {`,
   `    const outputs = { branchId: undefined, name: undefined, host: undefined, password: undefined, key: undefined };`,
+  `    const project = { projectId: undefined, defaultBranchId: undefined, rolePassword: undefined, connectionUri: undefined };`,
   `    // The move: the same resource as the dynamic one of this type, which the state holds.`,
   `    const aliases = [{ type: \`pulumi-nodejs:dynamic/neon:\${type}\` }];`,
-  `    super(\`neon:index:\${type}\`, name, { ...outputs, ...args }, { ...opts, aliases });`,
+  `    super(\`neon:index:\${type}\`, name, { ...outputs, ...project, ...args }, { ...opts, aliases });`,
   `  }`,
   `}`,
   `const kind = (type: string) => class extends Native {`,
@@ -72,12 +91,15 @@ const NATIVE_PROGRAM = [
   `  Role: kind("Role"),`,
   `  Database: kind("Database"),`,
   `  ApiKey: kind("ApiKey"),`,
+  `  Project: kind("Project"),`,
   `};`,
   `const config = new pulumi.Config();`,
   `// The Compute class's default, which a native Compute lacks (README, The native plugin).`,
   `const computeOptions = { deleteBeforeReplace: config.getBoolean("computeDeletesFirst") };`,
+  `// The Project class's protect, which it derives from deletionProtection (docs/resources.md, Deletion protection).`,
+  `const projectOptions = { protect: config.getBoolean("deletionProtection") !== false };`,
   ``,
-  ...RESOURCES,
+  ...resources,
 ];
 
 let emulator: Emulator;
@@ -88,7 +110,7 @@ beforeAll(async () => {
   dir = nativeProgramDir(emulator, cliRootOrThrow(), {
     prefix: "native-move",
     project: PROJECT,
-    program: DYNAMIC_PROGRAM,
+    program: dynamicProgram(RESOURCES),
   });
 });
 
@@ -114,8 +136,8 @@ const writes = (run: Run) => run.requests.filter((r) => r.method !== "GET").map(
 const neonResources = () =>
   ((dir.checkpoint().resources ?? []) as StateResource[]).filter((r) => TYPES.some((t) => r.type.endsWith(`:${t}`)));
 const nameOf = (urn: string) => urn.split("::").pop()!;
-const outputs = async () =>
-  JSON.parse((await dir.ok(["stack", "output", "--json", "--show-secrets"])).stdout) as object;
+const outputs = async (on = dir) =>
+  JSON.parse((await on.ok(["stack", "output", "--json", "--show-secrets"])).stdout) as object;
 
 it("moves a stack of dynamic resources to the native plugin: no replacement, no request but reads", async () => {
   const started = Date.now();
@@ -137,7 +159,7 @@ it("moves a stack of dynamic resources to the native plugin: no replacement, no 
 
   // The recipe: the native classes, each resource with an alias to its dynamic type. The preview changes nothing
   // and sends nothing.
-  fs.writeFileSync(path.join(dir.program, "index.ts"), [...NATIVE_PROGRAM, ""].join("\n"));
+  fs.writeFileSync(path.join(dir.program, "index.ts"), [...nativeProgram(RESOURCES), ""].join("\n"));
   const preview = await dir.ok(["preview", "--json", "--show-sames"]);
   const steps = (JSON.parse(preview.stdout) as PreviewJson).steps.filter((s) => /::neon:index:/.test(s.urn));
   expect(steps.map((s) => `${s.op} ${nameOf(s.urn)}`).sort()).toEqual(
@@ -197,4 +219,62 @@ it("moves a stack of dynamic resources to the native plugin: no replacement, no 
   console.log(
     `dynamic to native through the CLI: ${Date.now() - started} ms, the refresh: ${refreshed.requests.length} GETs`,
   );
+});
+
+it("moves a Project: no replacement, no request but reads; its protect declared; deletionProtection: false, then destroy deletes it", async () => {
+  const started = Date.now();
+  const projectDir = nativeProgramDir(emulator, cliRootOrThrow(), {
+    prefix: "native-move-project",
+    project: PROJECT,
+    program: dynamicProgram(PROJECT_RESOURCES),
+  });
+  const api = new NeonClient({ apiKey: emulator.apiKey, apiUrl: emulator.baseUrl, rateLimit: false });
+  const project = () =>
+    ((projectDir.checkpoint().resources ?? []) as (StateResource & { protect?: boolean })[]).find((r) =>
+      r.urn.endsWith("::proj"),
+    );
+  try {
+    await projectDir.ok(["stack", "init", "dev"]);
+    await projectDir.ok([
+      ...["config", "set-all", "--plaintext", `neon:apiUrl=${emulator.baseUrl}`],
+      ...["--secret", `neon:apiKey=${emulator.apiKey}`],
+    ]);
+    const made = await projectDir.ok(["up", "--yes", "--skip-preview"]);
+    expect(writes(made)).toEqual(["POST /projects"]);
+    // The dynamic class gave it Pulumi's protect (deletionProtection's default, true).
+    expect(project()).toMatchObject({ type: "pulumi-nodejs:dynamic/neon:Project", protect: true });
+    const id = project()!.id!;
+    const outputsBefore = await outputs(projectDir);
+    expect(outputsBefore).toMatchObject({ projectId: id, defaultBranchId: expect.stringMatching(/^br-/) });
+
+    // The recipe: the native class with the alias, and protect declared beside deletionProtection (a native
+    // Project has no class to derive it). The preview changes nothing and sends nothing.
+    fs.writeFileSync(path.join(projectDir.program, "index.ts"), [...nativeProgram(PROJECT_RESOURCES), ""].join("\n"));
+    const preview = await projectDir.ok(["preview", "--json", "--show-sames"]);
+    const steps = (JSON.parse(preview.stdout) as PreviewJson).steps.filter((s) => /::neon:index:/.test(s.urn));
+    expect(steps.map((s) => `${s.op} ${nameOf(s.urn)}`)).toEqual(["same proj"]);
+    expect(preview.requests).toEqual([]);
+    const up = await projectDir.ok(["up", "--yes", "--skip-preview"]);
+    expect(up.requests).toEqual([]);
+    const refreshed = await projectDir.ok(["refresh", "--yes", "--skip-preview"]);
+    expect(writes(refreshed)).toEqual([]);
+    expect(project()).toMatchObject({ type: "neon:index:Project", id, protect: true });
+    expect(JSON.stringify(project())).not.toContain("__provider");
+    // The same outputs, the role's password and the connection string (secrets) included.
+    expect(await outputs(projectDir)).toEqual(outputsBefore);
+    const again = await projectDir.ok(["preview", "--expect-no-changes"]);
+    expect(again.requests).toEqual([]);
+
+    // deletionProtection: false (and the protect it brought) is an up that sends nothing; then destroy deletes it.
+    await projectDir.ok(["config", "set", "deletionProtection", "false"]);
+    const unprotected = await projectDir.ok(["up", "--yes", "--skip-preview"]);
+    expect(writes(unprotected)).toEqual([]);
+    expect(project()?.protect ?? false).toBe(false);
+    const destroyed = await projectDir.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(writes(destroyed)).toEqual([`DELETE /projects/${id}`]);
+    expect((await api.projects.listAll()).map((p) => p.id)).not.toContain(id);
+  } finally {
+    await projectDir.dispose();
+  }
+  console.log(`a Project from dynamic to native through the CLI: ${Date.now() - started} ms`);
 });
