@@ -42,6 +42,8 @@ export interface ExampleSteps {
   stack?: string;
   /** The config the README sets besides the key, the URL and the project; default: `branchId`, the branch dev. */
   config?: DocumentedChange[];
+  /** The example makes its own project: no `projectId` is set, and destroy deletes that project. */
+  newProject?: boolean;
   changes: DocumentedChange[];
 }
 
@@ -92,6 +94,15 @@ export const EXAMPLES: Record<string, ExampleSteps> = {
         value: () => daysAhead(8),
         what: "a later push moves the expiry: one PATCH of the branch, nothing restarts",
       },
+    ],
+  },
+  "project-from-scratch": {
+    creates:
+      "a project, and the branches dev and staging of its default branch, each with a compute, a role and a database",
+    newProject: true,
+    config: [{ key: "deletionProtection", value: "false", what: "a trial project: pulumi destroy may delete it" }],
+    changes: [
+      { key: "devMaxCu", value: 2, what: "the dev compute's maximum 1 -> 2 CU: the preview warns that it restarts" },
     ],
   },
   "testing-your-program": {
@@ -147,7 +158,7 @@ export async function runExample(name: string, emulator: Emulator, options: Exam
     config: {
       "neon:apiKey": { secret: emulator.apiKey },
       "neon:apiUrl": emulator.baseUrl,
-      projectId: emulator.projectId,
+      ...(steps.newProject ? {} : { projectId: emulator.projectId }),
       ...Object.fromEntries(configValues.map((entry) => [entry.key, entry.value])),
       ...(steps.organization ? { orgId: EXAMPLE_ORG } : {}),
     },
@@ -168,7 +179,7 @@ export async function runExample(name: string, emulator: Emulator, options: Exam
 
   narrate("$ pulumi config set --secret neon:apiKey <the emulator's key>");
   narrate(`$ pulumi config set neon:apiUrl ${emulator.baseUrl}`);
-  narrate(`$ pulumi config set projectId ${emulator.projectId}`);
+  if (!steps.newProject) narrate(`$ pulumi config set projectId ${emulator.projectId}`);
   for (const entry of configValues) narrate(`$ pulumi config set ${entry.key} ${entry.value}   (${entry.what})`);
   if (steps.organization) narrate(`$ pulumi config set orgId ${EXAMPLE_ORG}`);
   await command("$ pulumi preview   (what up would do; nothing is sent to the service)", () => stack.preview(), true);

@@ -3,7 +3,8 @@
  * temporary directory, `npm install <the packed tarball>` there (the package's own copy, with what the program
  * declares: @pulumi/pulumi and TypeScript), `tsc --noEmit` with TypeScript 5 and with TypeScript 6, then `pulumi
  * preview`, `pulumi up` and `pulumi destroy` by the real CLI (the Automation API with the program's directory as its
- * workspace) against an emulator started here: every resource created, then deleted.
+ * workspace) against an emulator started here: every resource created, then deleted (a project the program made
+ * included).
  *
  * Guards: an example that compiled only inside the repository, where it borrowed the repository's TypeScript. Copied
  * out, with no `typescript` of its own Pulumi compiled it with its vendored TypeScript 3.8, which cannot read the
@@ -12,7 +13,8 @@
  *
  * Cost: one `npm pack` for all, one install of both compilers, and npm's cache (`--prefer-offline`) for every
  * install; the programs run side by side (it.concurrent), each with its own emulator, backend and PULUMI_HOME.
- * Measured on a shared 2-core machine at a load average of about 25: 16 min 24 s for the six (one alone: 1 min 47 s);
+ * Measured on a shared 2-core machine at a load average of about 25: 16 min 24 s for the six before
+ * project-from-scratch (one alone: 1 min 47 s);
  * every program is installed, compiled twice and run, none left out.
  */
 import { execFile } from "child_process";
@@ -39,6 +41,8 @@ interface Case {
   resources: number;
   /** The stack's name: pr-preview names its branch after it, and the emulator's project already has a branch "dev". */
   stack?: string;
+  /** Config of this program's own, beside what every program is given. */
+  config?: Record<string, string>;
 }
 
 /** An example's files as a user copies them (not a stack's config file left by a run in place). */
@@ -52,17 +56,19 @@ function exampleFiles(name: string): Record<string, string> {
   );
 }
 
-const example = (name: string, resources: number, stack?: string): Case => ({
+const example = (name: string, resources: number, more: Pick<Case, "stack" | "config"> = {}): Case => ({
   name,
   files: () => exampleFiles(name),
   resources,
-  stack,
+  ...more,
 });
 const CASES: Case[] = [
   example("autoscaling", 1),
   example("branch-move", 1),
-  example("pr-preview", 3, "pr-42"),
+  example("pr-preview", 3, { stack: "pr-42" }),
   example("primary-replica-key", 3),
+  // Its own project, which destroy may delete only with deletionProtection false.
+  example("project-from-scratch", 9, { config: { deletionProtection: "false" } }),
   example("testing-your-program", 3),
   { name: "the README's program", files: () => readmeProgram().files, resources: 1 },
 ];
@@ -114,7 +120,13 @@ async function typeCheck(dir: string, alias: string): Promise<string> {
 }
 
 /** The program's stack through the real CLI's Automation API, in its own directory, on a backend of its own. */
-async function cliStack(dir: string, emulator: Emulator, cliRoot: string, stackName: string) {
+async function cliStack(
+  dir: string,
+  emulator: Emulator,
+  cliRoot: string,
+  stackName: string,
+  config: Record<string, string>,
+) {
   const { LocalWorkspace, PulumiCommand } = await import("@pulumi/pulumi/automation");
   const pulumiCommand = await PulumiCommand.get({ root: cliRoot });
   for (const place of [`${dir}-backend`, `${dir}-home`]) fs.mkdirSync(place);
@@ -142,19 +154,20 @@ async function cliStack(dir: string, emulator: Emulator, cliRoot: string, stackN
     projectId: { value: emulator.projectId },
     branchId: { value: dev },
     expiresAt: { value: inAWeek }, // pr-preview's branch expiry
+    ...Object.fromEntries(Object.entries(config).map(([key, value]) => [key, { value }])),
   });
   return { stack, api };
 }
 
 describe("every example, and the README's program, copied out of the repository with the packed package", () => {
-  it("covers every TypeScript example (a YAML one installs nothing: native-yaml.test.ts runs it)", () => {
+  it("covers every TypeScript example (the YAML ones install nothing: native-yaml*.test.ts run them)", () => {
     const examples = examplesOf("nodejs");
     expect(CASES.map((c) => c.name).filter((name) => examples.includes(name))).toEqual(examples);
   });
 
   it.concurrent.each(CASES)(
     "$name: installs the tarball, compiles with TypeScript 5 and 6, and runs preview, up and destroy",
-    async ({ name, files, resources, stack: stackName = "dev" }) => {
+    async ({ name, files, resources, stack: stackName = "dev", config = {} }) => {
       const cliRoot = cliRootOrThrow(); // before the installs: without a CLI, the case fails at once
       const tarball = await prepare();
       const dir = path.join(work, name.replace(/\W+/g, "-"));
@@ -174,8 +187,10 @@ describe("every example, and the README's program, copied out of the repository 
 
       const emulator = await startEmulator({ operationDurationMs: 20 });
       try {
-        const { stack, api } = await cliStack(dir, emulator, cliRoot, stackName);
+        const { stack, api } = await cliStack(dir, emulator, cliRoot, stackName, config);
         const before = (await api.endpoints.list(emulator.projectId)).map((c) => c.id);
+        const projects = async () => (await api.projects.listAll()).map((p) => p.id).sort();
+        const projectsBefore = await projects();
         const preview = await stack.preview();
         expect(preview.changeSummary).toEqual({ create: resources + 1 });
         const up = await stack.up();
@@ -184,6 +199,7 @@ describe("every example, and the README's program, copied out of the repository 
         const destroy = await stack.destroy();
         expect(destroy.summary.resourceChanges).toEqual({ delete: resources + 1 });
         expect((await api.endpoints.list(emulator.projectId)).map((c) => c.id)).toEqual(before);
+        expect(await projects()).toEqual(projectsBefore); // a program that made a project deleted it
         await stack.workspace.removeStack(stackName);
       } finally {
         await emulator.close();

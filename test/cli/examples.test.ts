@@ -20,7 +20,8 @@
  * - the example's own claims: `maxConnections` follows the minimum size only (autoscaling); a moved compute keeps
  *   its id and host, and a move onto a branch with a primary fails naming both and changes nothing (branch-move);
  *   the revealed CI key is limited to the project, and a rotation revokes the old key (primary-replica-key);
- * - `pulumi destroy` leaves the emulator without any compute or key of the stack, and revokes the keys;
+ * - `pulumi destroy` leaves the emulator without any compute, key or project of the stack, and revokes the keys
+ *   (project-from-scratch makes its project, and its destroy deletes it);
  * - the emulator's API key and every created key's secret appear in no CLI output (but the one the user asks for
  *   with `pulumi stack output <name> --show-secrets`), nor in `pulumi stack export`, the backend's files or the
  *   stack's config file;
@@ -47,8 +48,14 @@ const CLI_ROOT = findPulumiCli();
 const PASSPHRASE = "examples-cli-test-passphrase";
 /** One CLI command's limit: a hung command fails the test instead of eating the suite's timeout. */
 const COMMAND_TIMEOUT_MS = 240_000;
+/**
+ * One example's limit (the suite's is 10 minutes): the examples run side by side, and on a shared two-core machine
+ * under load each command waits on the others. Measured with six examples at a load average of about 12: every
+ * command succeeded, a `pulumi preview` took 65 to 160 s, and five of the six took more than 10 minutes.
+ */
+const EXAMPLE_TIMEOUT_MS = 1_200_000;
 
-/** The TypeScript examples a user can `pulumi up` (the YAML one runs in native-yaml.test.ts). */
+/** The TypeScript examples a user can `pulumi up` (the YAML ones run in native-yaml*.test.ts). */
 const EXAMPLES = examplesOf("nodejs");
 
 interface Run {
@@ -152,6 +159,8 @@ class ExampleRun {
   readonly secrets = new Set<string>();
   /** Value → the README's placeholder for it. */
   private readonly placeholders = new Map<string, string>();
+  /** Value → how the README's quoted output writes it (an id the run made, such as a new project's). */
+  private readonly quotedAs = new Map<string, string>();
   private readonly env: NodeJS.ProcessEnv;
   private stackRemoved = false;
   api: NeonClient;
@@ -180,6 +189,11 @@ class ExampleRun {
   /** The README writes `placeholder` where this run has `value`. */
   placeholder(value: string, placeholder: string): void {
     this.placeholders.set(value, placeholder);
+  }
+
+  /** The README's quoted output writes `shown` where this run printed `value`. */
+  quoteAs(value: string, shown: string): void {
+    this.quotedAs.set(value, shown);
   }
 
   /** `pulumi <args>` in the example's directory; throws with the output when it fails (unless mayFail). */
@@ -408,12 +422,16 @@ class ExampleRun {
     return containsInOrder(stdout, onStdout) && containsInOrder(stderr, onStderr);
   }
 
-  /** Output as the README may quote it: trailing spaces cut, ids, this run's stack name and durations made fixed. */
+  /**
+   * Output as the README may quote it: trailing spaces cut, ids, this run's stack name, the values of `quoteAs` and
+   * durations made fixed.
+   */
   normalize(text: string): string {
     return text
       .split("\n")
       .map((line) =>
-        line
+        [...this.quotedAs]
+          .reduce((shown, [value, as]) => shown.split(value).join(as), line)
           .replace(/\s+$/, "")
           .split(this.stack)
           .join("dev")
@@ -498,11 +516,18 @@ async function init(x: ExampleRun): Promise<void> {
   await x.configSet("projectId", x.emulator.projectId, "<project id>");
 }
 
-/** Ids of the project's computes and of the account's (or organization's) keys: what destroy must bring back. */
-async function inventory(x: ExampleRun, orgId?: string): Promise<{ computes: string[]; keys: number[] }> {
+/**
+ * Ids of the account's projects, of the emulator's project's computes and of the account's (or organization's) keys:
+ * what destroy must bring back (an example that makes a project must leave none behind).
+ */
+async function inventory(
+  x: ExampleRun,
+  orgId?: string,
+): Promise<{ projects: string[]; computes: string[]; keys: number[] }> {
+  const projects = (await x.api.projects.listAll(orgId ? { org_id: orgId } : undefined)).map((p) => p.id).sort();
   const computes = (await x.api.endpoints.list(x.emulator.projectId)).map((c) => c.id).sort();
   const keys = (orgId ? await x.api.orgApiKeys.list(orgId) : await x.api.apiKeys.list()).map((k) => k.id).sort();
-  return { computes, keys };
+  return { projects, computes, keys };
 }
 
 /** `pulumi stack export`, with the check that the named resources' `key` output is encrypted. */
@@ -522,10 +547,10 @@ async function statusWith(x: ExampleRun, key: string, route: string): Promise<nu
   return (await fetch(`${x.emulator.baseUrl}${route}`, { headers: { Authorization: `Bearer ${key}` } })).status;
 }
 
-// The four examples run side by side (it.concurrent; jest's maxConcurrency is 5): each command is a chain of processes
-// (the CLI, the language host and the program, the provider's plugin) that waits on the others for much of its time,
-// so four chains keep the two cores busy where one leaves them idle; each example has its own emulator, backend and
-// PULUMI_HOME, and its own directory.
+// The examples run side by side (it.concurrent; jest's maxConcurrency is 5: at most five at once): each command is a
+// chain of processes (the CLI, the language host and the program, the provider's plugin) that waits on the others for
+// much of its time, so several chains keep the two cores busy where one leaves them idle; each example has its own
+// emulator, backend and PULUMI_HOME, and its own directory.
 describe("the examples through the real Pulumi CLI, as their READMEs tell a user", () => {
   it("the Pulumi CLI is installed (npm run pulumi:install), and every example is covered here", () => {
     if (!CLI_ROOT) throw new Error("The Pulumi CLI is not installed: run npm run pulumi:install");
@@ -534,88 +559,95 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
       "branch-move",
       "pr-preview",
       "primary-replica-key",
+      "project-from-scratch",
       "testing-your-program",
     ]);
-    // A YAML program through the native plugin: test/cli/native-yaml.test.ts runs it.
-    expect(examplesOf("yaml")).toEqual(["yaml-native"]);
+    // YAML programs through the native plugin: test/cli/native-yaml-project.test.ts and native-yaml.test.ts run them.
+    expect(examplesOf("yaml")).toEqual(["project-from-scratch-yaml", "yaml-native"]);
   });
 
-  it.concurrent("autoscaling: create, resize maxCu 2 -> 4 (restart warning, one PATCH), refresh, destroy", () =>
-    withExample("autoscaling", {}, async (x) => {
-      const { projectId } = x.emulator;
-      const before = await inventory(x);
-      await init(x);
-      await x.configSet("branchId", x.emulator.branches.dev, "<branch id>");
-      await x.firstUp(1, [`POST /projects/${projectId}/endpoints`]);
-      const created = await x.outputs();
-      expect(created).toMatchObject({ minCu: 0.25, maxCu: 2, maxConnections: 112 });
-      const id = String(created.host).split(".")[0];
-      expect(id).toMatch(/^ep-/);
+  it.concurrent(
+    "autoscaling: create, resize maxCu 2 -> 4 (restart warning, one PATCH), refresh, destroy",
+    () =>
+      withExample("autoscaling", {}, async (x) => {
+        const { projectId } = x.emulator;
+        const before = await inventory(x);
+        await init(x);
+        await x.configSet("branchId", x.emulator.branches.dev, "<branch id>");
+        await x.firstUp(1, [`POST /projects/${projectId}/endpoints`]);
+        const created = await x.outputs();
+        expect(created).toMatchObject({ minCu: 0.25, maxCu: 2, maxConnections: 112 });
+        const id = String(created.host).split(".")[0];
+        expect(id).toMatch(/^ep-/);
 
-      await x.change(["maxCu", "4"], {
-        resources: 1,
-        summary: ["~ 1 to update", "1 unchanged"],
-        diffLines: ["~ autoscalingLimitMaxCu: 2 => 4"],
-        warnings: [restartWarning("app", id, "autoscalingLimitMaxCu 2 -> 4")],
-        writes: [`PATCH /projects/${projectId}/endpoints/${id}`],
-        readmeRefresh: true,
-      });
-      // maxConnections follows the minimum size only.
-      expect(await x.outputs()).toMatchObject({ minCu: 0.25, maxCu: 4, maxConnections: 112, host: created.host });
-      const compute = await x.api.endpoints.get(projectId, id);
-      expect([compute.autoscaling_limit_min_cu, compute.autoscaling_limit_max_cu]).toEqual([0.25, 4]);
+        await x.change(["maxCu", "4"], {
+          resources: 1,
+          summary: ["~ 1 to update", "1 unchanged"],
+          diffLines: ["~ autoscalingLimitMaxCu: 2 => 4"],
+          warnings: [restartWarning("app", id, "autoscalingLimitMaxCu 2 -> 4")],
+          writes: [`PATCH /projects/${projectId}/endpoints/${id}`],
+          readmeRefresh: true,
+        });
+        // maxConnections follows the minimum size only.
+        expect(await x.outputs()).toMatchObject({ minCu: 0.25, maxCu: 4, maxConnections: 112, host: created.host });
+        const compute = await x.api.endpoints.get(projectId, id);
+        expect([compute.autoscaling_limit_min_cu, compute.autoscaling_limit_max_cu]).toEqual([0.25, 4]);
 
-      const exported = await exportState(x, []);
-      await x.destroy(1);
-      expect(await inventory(x)).toEqual(before);
-      await x.expectNoSecretShown(exported);
-      x.expectReadmeTrue();
-    }),
+        const exported = await exportState(x, []);
+        await x.destroy(1);
+        expect(await inventory(x)).toEqual(before);
+        await x.expectNoSecretShown(exported);
+        x.expectReadmeTrue();
+      }),
+    EXAMPLE_TIMEOUT_MS,
   );
 
-  it.concurrent("branch-move: on dev, moved to staging (warning, one PATCH, same id), onto main refused, destroy", () =>
-    withExample("branch-move", {}, async (x) => {
-      const { projectId, branches } = x.emulator;
-      const before = await inventory(x);
-      await init(x);
-      await x.configSet("branchId", branches.dev, "<branch id>");
-      await x.firstUp(1, [`POST /projects/${projectId}/endpoints`]);
-      const created = await x.outputs();
-      const id = String(created.computeId);
-      expect(created).toMatchObject({ branchId: branches.dev, host: `${id}.us-east-2.aws.neon.tech` });
+  it.concurrent(
+    "branch-move: on dev, moved to staging (warning, one PATCH, same id), onto main refused, destroy",
+    () =>
+      withExample("branch-move", {}, async (x) => {
+        const { projectId, branches } = x.emulator;
+        const before = await inventory(x);
+        await init(x);
+        await x.configSet("branchId", branches.dev, "<branch id>");
+        await x.firstUp(1, [`POST /projects/${projectId}/endpoints`]);
+        const created = await x.outputs();
+        const id = String(created.computeId);
+        expect(created).toMatchObject({ branchId: branches.dev, host: `${id}.us-east-2.aws.neon.tech` });
 
-      await x.change(["branchId", branches.staging, "<another branch id>"], {
-        resources: 1,
-        summary: ["~ 1 to update", "1 unchanged"],
-        diffLines: [`~ branchId             : "${branches.dev}" => "${branches.staging}"`],
-        warnings: [restartWarning("db", id, "branchId")],
-        writes: [`PATCH /projects/${projectId}/endpoints/${id}`],
-        readmeRefresh: true,
-      });
-      const moved = await x.outputs();
-      expect(moved).toEqual({ ...created, branchId: branches.staging });
-      expect((await x.api.endpoints.get(projectId, id)).branch_id).toBe(branches.staging);
+        await x.change(["branchId", branches.staging, "<another branch id>"], {
+          resources: 1,
+          summary: ["~ 1 to update", "1 unchanged"],
+          diffLines: [`~ branchId             : "${branches.dev}" => "${branches.staging}"`],
+          warnings: [restartWarning("db", id, "branchId")],
+          writes: [`PATCH /projects/${projectId}/endpoints/${id}`],
+          readmeRefresh: true,
+        });
+        const moved = await x.outputs();
+        expect(moved).toEqual({ ...created, branchId: branches.staging });
+        expect((await x.api.endpoints.get(projectId, id)).branch_id).toBe(branches.staging);
 
-      // The README: moving onto a branch that has a primary compute (main, in the emulator's world) fails with a
-      // message naming that branch and the compute there, and nothing changes.
-      const [occupant] = (await x.api.endpoints.listForBranch(projectId, branches.main)).map((c) => c.id);
-      await x.configSet("branchId", branches.main, undefined, { step: false });
-      const refused = await x.pulumi(["up", "--yes", "--skip-preview"], { step: false, mayFail: true });
-      expect(refused.code).not.toBe(0);
-      expect(refused.output).toContain(branches.main);
-      expect(refused.output).toContain(occupant);
-      expect((await x.api.endpoints.get(projectId, id)).branch_id).toBe(branches.staging);
-      // The failed update left the state as it was (its display lists the stack's outputs as deleted: a failed
-      // program never registers its outputs, but the state keeps the old ones).
-      expect(await x.outputs()).toEqual(moved);
-      await x.configSet("branchId", branches.staging, undefined, { step: false });
+        // The README: moving onto a branch that has a primary compute (main, in the emulator's world) fails with a
+        // message naming that branch and the compute there, and nothing changes.
+        const [occupant] = (await x.api.endpoints.listForBranch(projectId, branches.main)).map((c) => c.id);
+        await x.configSet("branchId", branches.main, undefined, { step: false });
+        const refused = await x.pulumi(["up", "--yes", "--skip-preview"], { step: false, mayFail: true });
+        expect(refused.code).not.toBe(0);
+        expect(refused.output).toContain(branches.main);
+        expect(refused.output).toContain(occupant);
+        expect((await x.api.endpoints.get(projectId, id)).branch_id).toBe(branches.staging);
+        // The failed update left the state as it was (its display lists the stack's outputs as deleted: a failed
+        // program never registers its outputs, but the state keeps the old ones).
+        expect(await x.outputs()).toEqual(moved);
+        await x.configSet("branchId", branches.staging, undefined, { step: false });
 
-      const exported = await exportState(x, []);
-      await x.destroy(1);
-      expect(await inventory(x)).toEqual(before);
-      await x.expectNoSecretShown(exported);
-      x.expectReadmeTrue();
-    }),
+        const exported = await exportState(x, []);
+        await x.destroy(1);
+        expect(await inventory(x)).toEqual(before);
+        await x.expectNoSecretShown(exported);
+        x.expectReadmeTrue();
+      }),
+    EXAMPLE_TIMEOUT_MS,
   );
 
   it.concurrent(
@@ -683,100 +715,191 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
         await x.expectNoSecretShown(exported);
         x.expectReadmeTrue();
       }),
+    EXAMPLE_TIMEOUT_MS,
   );
 
   const ORG = "org-example-cli-12345678";
-  it.concurrent("primary-replica-key: stack output, resize the primary (warning, PATCH), rotate the key, destroy", () =>
-    withExample("primary-replica-key", { organization: ORG }, async (x) => {
-      const { projectId, branches } = x.emulator;
-      const before = await inventory(x, ORG);
-      await init(x);
-      await x.configSet("branchId", branches.dev, "<branch id>");
-      await x.configSet("orgId", ORG, "<org id>");
-      await x.firstUp(3, [
-        `POST /projects/${projectId}/endpoints`,
-        `POST /projects/${projectId}/endpoints`,
-        `POST /organizations/${ORG}/api_keys`,
-      ]);
-      const listed = await x.pulumi(["stack", "output"]);
-      expect(listed.stdout).toMatch(/^ {4}ciApiKey +\[secret\]$/m);
-      const key = await x.revealSecret("ciApiKey");
-      const created = await x.outputs();
-      expect(created).toMatchObject({ ciApiKey: "[secret]", ciKeyProjectId: projectId, maxConnections: 225 });
-      const primaryId = String(created.primaryHost).split(".")[0];
-      // The revealed key is the one the service made, limited to the project.
-      expect(await statusWith(x, key, `/projects/${projectId}/endpoints`)).toBe(200);
-      expect(await statusWith(x, key, "/projects")).toBe(403);
+  it.concurrent(
+    "primary-replica-key: stack output, resize the primary (warning, PATCH), rotate the key, destroy",
+    () =>
+      withExample("primary-replica-key", { organization: ORG }, async (x) => {
+        const { projectId, branches } = x.emulator;
+        const before = await inventory(x, ORG);
+        await init(x);
+        await x.configSet("branchId", branches.dev, "<branch id>");
+        await x.configSet("orgId", ORG, "<org id>");
+        await x.firstUp(3, [
+          `POST /projects/${projectId}/endpoints`,
+          `POST /projects/${projectId}/endpoints`,
+          `POST /organizations/${ORG}/api_keys`,
+        ]);
+        const listed = await x.pulumi(["stack", "output"]);
+        expect(listed.stdout).toMatch(/^ {4}ciApiKey +\[secret\]$/m);
+        const key = await x.revealSecret("ciApiKey");
+        const created = await x.outputs();
+        expect(created).toMatchObject({ ciApiKey: "[secret]", ciKeyProjectId: projectId, maxConnections: 225 });
+        const primaryId = String(created.primaryHost).split(".")[0];
+        // The revealed key is the one the service made, limited to the project.
+        expect(await statusWith(x, key, `/projects/${projectId}/endpoints`)).toBe(200);
+        expect(await statusWith(x, key, "/projects")).toBe(403);
 
-      await x.change(["primaryMaxCu", "4"], {
-        resources: 3,
-        summary: ["~ 1 to update", "3 unchanged"],
-        diffLines: ["~ autoscalingLimitMaxCu: 2 => 4"],
-        warnings: [restartWarning("primary", primaryId, "autoscalingLimitMaxCu 2 -> 4")],
-        writes: [`PATCH /projects/${projectId}/endpoints/${primaryId}`],
-      });
+        await x.change(["primaryMaxCu", "4"], {
+          resources: 3,
+          summary: ["~ 1 to update", "3 unchanged"],
+          diffLines: ["~ autoscalingLimitMaxCu: 2 => 4"],
+          warnings: [restartWarning("primary", primaryId, "autoscalingLimitMaxCu 2 -> 4")],
+          writes: [`PATCH /projects/${projectId}/endpoints/${primaryId}`],
+        });
 
-      const oldKeyId = Number(created.ciKeyId);
-      const rotated = await x.change(["ciKeyName", "ci-deploy-2"], {
-        resources: 3,
-        summary: ["+-1 to replace", "3 unchanged"],
-        diffLines: ['~ keyName          : "ci-deploy" => "ci-deploy-2"'],
-        warnings: [],
-        // The new key first, then the old one revoked.
-        writes: [`POST /organizations/${ORG}/api_keys`, `DELETE /organizations/${ORG}/api_keys/${oldKeyId}`],
-        readmeRefresh: true,
-      });
-      expect(summaries(rotated).at(-1)).toEqual(["+-1 replaced", "3 unchanged"]);
-      const newKey = await x.revealSecret("ciApiKey");
-      expect(newKey).not.toBe(key);
-      expect((await x.outputs()).ciKeyId).not.toBe(oldKeyId);
-      // The old key is revoked; the new one is limited to the project like the old one was.
-      expect(await statusWith(x, key, `/projects/${projectId}/endpoints`)).toBe(401);
-      expect(await statusWith(x, newKey, `/projects/${projectId}/endpoints`)).toBe(200);
-      expect(await statusWith(x, newKey, "/projects")).toBe(403);
+        const oldKeyId = Number(created.ciKeyId);
+        const rotated = await x.change(["ciKeyName", "ci-deploy-2"], {
+          resources: 3,
+          summary: ["+-1 to replace", "3 unchanged"],
+          diffLines: ['~ keyName          : "ci-deploy" => "ci-deploy-2"'],
+          warnings: [],
+          // The new key first, then the old one revoked.
+          writes: [`POST /organizations/${ORG}/api_keys`, `DELETE /organizations/${ORG}/api_keys/${oldKeyId}`],
+          readmeRefresh: true,
+        });
+        expect(summaries(rotated).at(-1)).toEqual(["+-1 replaced", "3 unchanged"]);
+        const newKey = await x.revealSecret("ciApiKey");
+        expect(newKey).not.toBe(key);
+        expect((await x.outputs()).ciKeyId).not.toBe(oldKeyId);
+        // The old key is revoked; the new one is limited to the project like the old one was.
+        expect(await statusWith(x, key, `/projects/${projectId}/endpoints`)).toBe(401);
+        expect(await statusWith(x, newKey, `/projects/${projectId}/endpoints`)).toBe(200);
+        expect(await statusWith(x, newKey, "/projects")).toBe(403);
 
-      const exported = await exportState(x, ["ci"]);
-      await x.destroy(3);
-      expect(await inventory(x, ORG)).toEqual(before);
-      expect(await statusWith(x, newKey, `/projects/${projectId}/endpoints`)).toBe(401);
-      await x.expectNoSecretShown(exported);
-      x.expectReadmeTrue();
-    }),
+        const exported = await exportState(x, ["ci"]);
+        await x.destroy(3);
+        expect(await inventory(x, ORG)).toEqual(before);
+        expect(await statusWith(x, newKey, `/projects/${projectId}/endpoints`)).toBe(401);
+        await x.expectNoSecretShown(exported);
+        x.expectReadmeTrue();
+      }),
+    EXAMPLE_TIMEOUT_MS,
   );
 
-  it.concurrent("testing-your-program: create, primaryCu 1 -> 2 (warning, one PATCH), refresh, destroy", () =>
-    withExample("testing-your-program", {}, async (x) => {
-      const { projectId, branches } = x.emulator;
-      const before = await inventory(x);
-      await init(x);
-      await x.configSet("branchId", branches.dev, "<branch id>");
-      await x.firstUp(3, [
-        `POST /projects/${projectId}/endpoints`,
-        `POST /projects/${projectId}/endpoints`,
-        "POST /api_keys",
-      ]);
-      const listed = await x.pulumi(["stack", "output"]);
-      expect(listed.stdout).toMatch(/^ {4}deployKey +\[secret\]$/m);
-      const deployKey = await x.revealSecret("deployKey");
-      expect(await statusWith(x, deployKey, "/projects")).toBe(200);
-      const created = await x.outputs();
-      const primaryId = String(created.primaryHost).split(".")[0];
+  it.concurrent(
+    "project-from-scratch: a project, dev and staging each with a compute, role and database, dev resized, destroy",
+    () =>
+      withExample("project-from-scratch", {}, async (x) => {
+        const before = await inventory(x);
+        // No projectId: the example makes its project. Deletion protection off, so that destroy may delete it.
+        await x.pulumi(["stack", "init", x.stack]);
+        await x.configSet("neon:apiKey", x.emulator.apiKey, undefined, { secret: true });
+        await x.configSet("neon:apiUrl", x.emulator.baseUrl);
+        await x.configSet("deletionProtection", "false");
 
-      await x.change(["primaryCu", "2"], {
-        resources: 3,
-        summary: ["~ 1 to update", "3 unchanged"],
-        diffLines: ["~ autoscalingLimitMaxCu: 1 => 2", "~ autoscalingLimitMinCu: 1 => 2"],
-        warnings: [restartWarning("primary", primaryId, "autoscalingLimitMinCu 1 -> 2, autoscalingLimitMaxCu 1 -> 2")],
-        writes: [`PATCH /projects/${projectId}/endpoints/${primaryId}`],
-        readmeRefresh: true,
-      });
+        const preview = await x.pulumi(["preview"]);
+        expect(summaries(preview)).toEqual([["+ 10 to create"]]);
+        expect(preview.requests).toEqual([]);
+        const up = await x.pulumi(["up", "--yes"]);
+        expect(summaries(up)).toEqual([["+ 10 to create"], ["+ 10 created"]]);
+        const created = await x.outputs();
+        const projectId = String(created.projectId);
+        x.quoteAs(projectId, "<project id>");
+        expect(await inventory(x)).toEqual({ ...before, projects: [...before.projects, projectId].sort() });
+        const env = { dev: String(created.devBranchId), staging: String(created.stagingBranchId) };
+        const onProject = `/projects/${projectId}`;
+        expect(writes(up).sort()).toEqual(
+          [
+            "POST /projects",
+            ...[`${onProject}/branches`, `${onProject}/endpoints`].flatMap((route) => [
+              `POST ${route}`,
+              `POST ${route}`,
+            ]),
+            ...Object.values(env).flatMap((id) => [
+              `POST ${onProject}/branches/${id}/roles`,
+              `POST ${onProject}/branches/${id}/databases`,
+            ]),
+          ].sort(),
+        );
+        await x.secondUp(9);
+        await x.expectNoChange(9, { preview: false });
 
-      const exported = await exportState(x, ["deploy"]);
-      await x.destroy(3);
-      expect(await inventory(x)).toEqual(before);
-      expect(await statusWith(x, deployKey, "/projects")).toBe(401);
-      await x.expectNoSecretShown(exported);
-      x.expectReadmeTrue();
-    }),
+        // Each environment: a branch of the default branch, named after it, with one read-write compute, and a
+        // connection string that reaches its database as its own role, with that role's password.
+        const computes: Record<string, string> = {};
+        for (const [name, branchId] of Object.entries(env)) {
+          const { branch } = await x.api.branches.get(projectId, branchId);
+          expect(branch).toMatchObject({ name, parent_id: created.defaultBranchId });
+          const onBranch = await x.api.endpoints.listForBranch(projectId, branchId);
+          expect(onBranch.map((c) => [c.type, c.autoscaling_limit_min_cu, c.autoscaling_limit_max_cu])).toEqual([
+            ["read_write", 0.25, 1],
+          ]);
+          computes[name] = onBranch[0].id;
+          x.secrets.add(await x.api.roles.revealPassword(projectId, branchId, "app"));
+        }
+        x.secrets.add(await x.api.roles.revealPassword(projectId, String(created.defaultBranchId), "neondb_owner"));
+        expect(created).toMatchObject({ devDatabaseUrl: "[secret]", mainDatabaseUrl: "[secret]" });
+        const url = new URL(await x.revealSecret("devDatabaseUrl"));
+        expect([url.username, url.host, url.pathname, url.search]).toEqual([
+          "app",
+          (await x.api.endpoints.get(projectId, computes.dev)).host,
+          "/app",
+          "?sslmode=require",
+        ]);
+        expect(decodeURIComponent(url.password)).toBe(await x.api.roles.revealPassword(projectId, env.dev, "app"));
+
+        // The documented change updates a compute, not the project: the branches' parentId stays known in the preview.
+        await x.change(["devMaxCu", "2"], {
+          resources: 9,
+          summary: ["~ 1 to update", "9 unchanged"],
+          diffLines: ["~ autoscalingLimitMaxCu: 1 => 2"],
+          warnings: [restartWarning("dev", computes.dev, "autoscalingLimitMaxCu 1 -> 2")],
+          writes: [`PATCH ${onProject}/endpoints/${computes.dev}`],
+          readmeRefresh: true,
+        });
+
+        const exported = await exportState(x, []);
+        const destroy = await x.destroy(9);
+        expect(writes(destroy).at(-1)).toBe(`DELETE ${onProject}`);
+        expect(await inventory(x)).toEqual(before);
+        await x.expectNoSecretShown(exported);
+        x.expectReadmeTrue();
+      }),
+    EXAMPLE_TIMEOUT_MS,
+  );
+
+  it.concurrent(
+    "testing-your-program: create, primaryCu 1 -> 2 (warning, one PATCH), refresh, destroy",
+    () =>
+      withExample("testing-your-program", {}, async (x) => {
+        const { projectId, branches } = x.emulator;
+        const before = await inventory(x);
+        await init(x);
+        await x.configSet("branchId", branches.dev, "<branch id>");
+        await x.firstUp(3, [
+          `POST /projects/${projectId}/endpoints`,
+          `POST /projects/${projectId}/endpoints`,
+          "POST /api_keys",
+        ]);
+        const listed = await x.pulumi(["stack", "output"]);
+        expect(listed.stdout).toMatch(/^ {4}deployKey +\[secret\]$/m);
+        const deployKey = await x.revealSecret("deployKey");
+        expect(await statusWith(x, deployKey, "/projects")).toBe(200);
+        const created = await x.outputs();
+        const primaryId = String(created.primaryHost).split(".")[0];
+
+        await x.change(["primaryCu", "2"], {
+          resources: 3,
+          summary: ["~ 1 to update", "3 unchanged"],
+          diffLines: ["~ autoscalingLimitMaxCu: 1 => 2", "~ autoscalingLimitMinCu: 1 => 2"],
+          warnings: [
+            restartWarning("primary", primaryId, "autoscalingLimitMinCu 1 -> 2, autoscalingLimitMaxCu 1 -> 2"),
+          ],
+          writes: [`PATCH /projects/${projectId}/endpoints/${primaryId}`],
+          readmeRefresh: true,
+        });
+
+        const exported = await exportState(x, ["deploy"]);
+        await x.destroy(3);
+        expect(await inventory(x)).toEqual(before);
+        expect(await statusWith(x, deployKey, "/projects")).toBe(401);
+        await x.expectNoSecretShown(exported);
+        x.expectReadmeTrue();
+      }),
+    EXAMPLE_TIMEOUT_MS,
   );
 });

@@ -3,7 +3,8 @@
  * command, started in the example's own directory) against the emulator, as `pulumi up` runs it.
  *
  * Guards: an example that does not resolve the package by name (it would fail for a user), a second `up` that is
- * not a no-op, a size change without the restart warning, a branch move that is not one PATCH.
+ * not a no-op, a size change without the restart warning, a branch move that is not one PATCH, a project example
+ * whose connection strings do not reach its databases or whose destroy leaves the project (or deletes it unasked).
  */
 import axios from "axios";
 import * as fs from "fs";
@@ -11,7 +12,7 @@ import * as path from "path";
 import { LocalStack, moduleProgram } from "../../testing";
 import { neonWorld, NeonWorld, ok, ops, outputs, REPO_ROOT, writes } from "../plugin/world";
 
-const EXAMPLES = ["primary-replica-key", "autoscaling", "branch-move"];
+const EXAMPLES = ["primary-replica-key", "autoscaling", "branch-move", "project-from-scratch"];
 
 /** The example's source directory, where a user runs `pulumi up` and where the plugin starts. */
 const sourceDir = (name: string) => path.join(REPO_ROOT, "examples", name);
@@ -182,5 +183,120 @@ describe("example (c): branch move from config", () => {
     expect(up.outputs).toEqual({ ...first.outputs, branchId: world.branches.staging });
     const moved = await world.api.endpoints.get(world.projectId, String(up.outputs.computeId));
     expect(moved.branch_id).toBe(world.branches.staging);
+  });
+});
+
+describe("example (d): a project from nothing, a branch per environment", () => {
+  const ENVIRONMENTS = ["dev", "staging"];
+  let world: NeonWorld;
+  let stack: LocalStack;
+  let projectsBefore: string[];
+  /** "op name" of the steps of the example's resources (neither the stack nor the default provider) but "same". */
+  const changed = (result: { steps: { op: string; name: string; type: string }[] }) =>
+    result.steps.filter((s) => s.op !== "same" && s.type.includes("neon:")).map((s) => `${s.op} ${s.name}`);
+  const projectIds = async () => (await world.api.projects.listAll()).map((p) => p.id).sort();
+  beforeAll(async () => {
+    world = await neonWorld();
+    projectsBefore = await projectIds();
+    // As a user copies it: deletionProtection left at its default (true). No projectId: the program makes one.
+    stack = new LocalStack({
+      program: moduleProgram(path.join(REPO_ROOT, "dist", "examples", "project-from-scratch", "index.js")),
+      project: "neon-project-from-scratch",
+      cwd: sourceDir("project-from-scratch"),
+      requestLog: world.emulator,
+      env: { ...process.env, NEON_API_KEY: "", NEON_API_HOST: "" },
+      config: { "neon:apiKey": { secret: world.emulator.apiKey }, "neon:apiUrl": world.emulator.baseUrl },
+    });
+  });
+  afterAll(async () => {
+    // A test that failed midway left the stack's resources: let them go too.
+    if (stack.state.resources.length > 0) {
+      stack.setConfig({ deletionProtection: "false" });
+      await stack.up();
+      await stack.destroy();
+    }
+    await world.stop();
+  });
+
+  it("up makes the project, and on each environment's branch of its default branch a compute, a role and a database", async () => {
+    const up = ok(await stack.up());
+    expect(
+      up.steps
+        .filter((s) => s.op === "create" && s.type.includes("neon:"))
+        .map((s) => `${s.type.split(":").at(-1)} ${s.name}`)
+        .sort(),
+    ).toEqual(
+      [
+        "Project app",
+        ...ENVIRONMENTS.flatMap((e) => [`Branch ${e}`, `Compute ${e}`, `Role ${e}`, `Database ${e}`]),
+      ].sort(),
+    );
+    const out = outputs(stack);
+    expect(await projectIds()).toEqual([...projectsBefore, out.projectId].sort());
+    for (const env of ENVIRONMENTS) {
+      const branchId = out[`${env}BranchId`];
+      const { branch } = await world.api.branches.get(out.projectId, branchId);
+      expect(branch).toMatchObject({ name: env, parent_id: out.defaultBranchId });
+      const [compute, ...others] = await world.api.endpoints.listForBranch(out.projectId, branchId);
+      expect(others).toEqual([]);
+      expect(compute).toMatchObject({
+        type: "read_write",
+        autoscaling_limit_min_cu: 0.25,
+        autoscaling_limit_max_cu: 1,
+      });
+      // Each connection string reaches its environment's database as its own role, with that role's password.
+      for (const [key, host] of [
+        [`${env}DatabaseUrl`, compute.host],
+        [`${env}DatabaseUrlPooled`, compute.host.replace(compute.id, `${compute.id}-pooler`)],
+      ]) {
+        const url = new URL(out[key]);
+        expect([url.username, url.host, url.pathname]).toEqual(["app", host, "/app"]);
+        expect(decodeURIComponent(url.password)).toBe(
+          await world.api.roles.revealPassword(out.projectId, branchId, "app"),
+        );
+        expect(up.outputs[key]).toBe("[secret]");
+        expect(stack.exportState()).not.toContain(url.password);
+      }
+    }
+    expect(new URL(out.mainDatabaseUrl).pathname).toBe("/neondb");
+  });
+
+  it("a second up changes nothing and sends no request", async () => {
+    const up = ok(await stack.up());
+    expect(changed(up)).toEqual([]);
+    expect(up.requests).toEqual([]);
+  });
+
+  it("devMaxCu 2 updates the dev compute alone (the restart warning, one PATCH)", async () => {
+    const { projectId, devBranchId } = outputs(stack);
+    const [dev] = await world.api.endpoints.listForBranch(projectId, devBranchId);
+    stack.setConfig({ devMaxCu: 2 });
+    const planned = ok(await stack.preview());
+    expect(changed(planned)).toEqual(["update dev"]);
+    expect(planned.requests).toEqual([]);
+    expect(planned.warnings).toContain(
+      `Compute "dev" (${dev.id}) will restart if it is running: autoscalingLimitMaxCu 1 -> 2; its open connections will drop.`,
+    );
+    const up = ok(await stack.up());
+    expect(writes(up)).toEqual([`PATCH /projects/${projectId}/endpoints/${dev.id}`]);
+  });
+
+  it("left protected, destroy is refused before anything is deleted", async () => {
+    const destroy = await stack.destroy();
+    expect(String(destroy.error)).toMatch(/neon:Project::app" cannot be deleted\nbecause it is protected/);
+    expect(writes(destroy)).toEqual([]);
+    expect(await projectIds()).toContain(outputs(stack).projectId);
+  });
+
+  it("deletionProtection false, an up that sends nothing, then destroy deletes the project and all in it", async () => {
+    const { projectId } = outputs(stack);
+    stack.setConfig({ deletionProtection: "false" });
+    const up = ok(await stack.up());
+    expect(changed(up)).toEqual(["update app"]);
+    expect(writes(up)).toEqual([]);
+    const destroy = ok(await stack.destroy());
+    expect(writes(destroy).at(-1)).toBe(`DELETE /projects/${projectId}`);
+    expect(stack.state.resources).toEqual([]);
+    expect(await projectIds()).toEqual(projectsBefore);
   });
 });

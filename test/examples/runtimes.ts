@@ -1,7 +1,8 @@
 /**
  * The examples of examples/ (each directory with a Pulumi.yaml) by the runtime their Pulumi.yaml names. The
  * TypeScript programs (`nodejs`) run through the dynamic resources, on the local engine and copied out with the packed
- * package; a YAML program (`yaml`) runs only through the real CLI and the native plugin (test/cli/native-yaml.test.ts).
+ * package; a YAML program (`yaml`) runs only through the real CLI and the native plugin (test/cli/native-yaml.test.ts,
+ * native-yaml-project.test.ts).
  *
  * Guards: the suites that compile, copy and run every example as a TypeScript program failing on a YAML one.
  */
