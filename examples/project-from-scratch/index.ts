@@ -1,7 +1,8 @@
 /**
  * A Neon project from nothing: the project (its default branch `main`, with a compute, a role and a database, as Neon
- * makes every project), then a branch per environment, `dev` and `staging`, each a child of the default branch with a
- * read-write compute, a role and a database of its own, and the connection strings the apps of each environment read.
+ * makes every project; the branch adopted as a Branch resource), then a branch per environment, `dev` and `staging`,
+ * each a child of the default branch with a read-write compute, a role and a database of its own, and the connection
+ * strings the apps of each environment read.
  *
  * Config: optional `projectName` (default `app`), `regionId` (default `aws-us-east-2`), `<environment>MaxCu` (the
  * compute's maximum size, default 1: `devMaxCu`, `stagingMaxCu`), `deletionProtection` (default true: `pulumi destroy`
@@ -26,9 +27,14 @@ const project = new Project("app", {
   deletionProtection: config.getBoolean("deletionProtection") ?? true,
 });
 
+// The default branch Neon made with the project, adopted (not created) so the environments stand on a Branch whose id
+// every preview knows: a project's own outputs are unknown in the preview of its update (docs/resources.md, Project).
+// Removing it from the program leaves the branch (it goes with the project).
+const main = new Branch("main", { projectId: project.projectId, name: "main", adoptId: project.defaultBranchId });
+
 /** An environment: a branch of the default branch, its read-write compute, a role and a database the role owns. */
 function environment(name: string) {
-  const branch = new Branch(name, { projectId: project.projectId, parentId: project.defaultBranchId, name });
+  const branch = new Branch(name, { projectId: project.projectId, parentId: main.branchId, name });
   const compute = new Compute(name, {
     projectId: project.projectId,
     branchId: branch.branchId,
@@ -58,7 +64,7 @@ const dev = environment("dev");
 const staging = environment("staging");
 
 export const projectId = project.projectId;
-export const defaultBranchId = project.defaultBranchId;
+export const defaultBranchId = main.branchId;
 /** The default branch's database (Neon's `neondb`, owned by `neondb_owner`): a secret, as the project gives it. */
 export const mainDatabaseUrl = project.connectionUri;
 export const devBranchId = dev.branchId;

@@ -240,7 +240,9 @@ describe("keptOnDelete (Delete)", () => {
     const text = keptOnDelete("ep-old-1", adopted);
     expect(text).toMatch(/^Compute "reader" \(ep-old-1\) was not deleted: it was adopted/);
     expect(text).toContain("If a replacement with adoptId took it in this up, it is managed as before");
-    expect(text).toContain("ep-old-1 is no longer managed: delete it in the Neon console");
+    expect(text).toContain(
+      "ep-old-1 is no longer managed: it goes when its project is deleted (a Project's destroy); to delete it before, delete it in the Neon console",
+    );
   });
 
   it("deletes a compute whose state records no adoptId, or another id", () => {

@@ -108,8 +108,8 @@ export function keptAdopted(adoptable: Adoptable, id: string, label: string, pro
     `${label} was not deleted: it was adopted, and its state still records adoptId ${id}. While adoptId stays in the ` +
     `program, a replacement of the resource (${REPLACEMENTS}) adopts this same ${adoptable.kind} again, so Pulumi ` +
     `never deletes it. If a replacement with adoptId took it in this up, it is managed as before. Otherwise (a ` +
-    `destroy, a removed resource, a replacement without adoptId) ${id} is no longer managed: delete it in the Neon ` +
-    `console, or declare the resource again with adoptId ${id}, run pulumi up, remove adoptId, run pulumi up, then ` +
-    `remove the resource.`
+    `destroy, a removed resource, a replacement without adoptId) ${id} is no longer managed: it goes when its project ` +
+    `is deleted (a Project's destroy); to delete it before, delete it in the Neon console, or declare the resource ` +
+    `again with adoptId ${id}, run pulumi up, remove adoptId, run pulumi up, then remove the resource.`
   );
 }

@@ -304,7 +304,7 @@ describe.each(ENGINES)("through the %s", (engine) => {
       expect(destroyed.requests).toEqual([]);
       expect(warningsOf(destroyed)).toMatch(
         new RegExp(
-          `Compute "reader" \\(${endpoint.id}\\) was not deleted: .* is no longer managed: delete it in the Neon console`,
+          `Compute "reader" \\(${endpoint.id}\\) was not deleted: .* is no longer managed: it goes when its project is deleted .*; to delete it before, delete it in the Neon console`,
         ),
       );
       expect(await stateOf(stack)).toEqual([]);

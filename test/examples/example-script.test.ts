@@ -125,14 +125,14 @@ const STORIES: Record<string, { resources: number; creates: number; changes: Reg
     ],
   },
   "project-from-scratch": {
-    resources: 10,
+    resources: 11,
     creates: 9,
     changes: [
       [
         /^example: \$ pulumi config set devMaxCu 2 /m,
         /^ ~ neon:Compute +dev +update \[diff: autoscalingLimitMaxCu\]$/m,
         /warning: Compute "dev" \(ep-[a-z0-9-]+\) will restart if it is running: autoscalingLimitMaxCu 1 -> 2;/,
-        /^Resources: 1 updated, 9 unchanged \(up: done\)$/m,
+        /^Resources: 1 updated, 10 unchanged \(up: done\)$/m,
         new RegExp(
           `^example: requests sent: 1 change \\(PATCH /projects/${ID}/endpoints/ep-${ID}\\), \\d+ reads$`,
           "m",

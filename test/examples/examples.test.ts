@@ -228,9 +228,12 @@ describe("example (d): a project from nothing, a branch per environment", () => 
     ).toEqual(
       [
         "Project app",
+        "Branch main", // adopted: no request creates it (below)
         ...ENVIRONMENTS.flatMap((e) => [`Branch ${e}`, `Compute ${e}`, `Role ${e}`, `Database ${e}`]),
       ].sort(),
     );
+    // The default branch is adopted, not made: the only branches created are the environments'.
+    expect(writes(up).filter((w) => /^POST \/projects\/[^/]+\/branches$/.test(w))).toHaveLength(ENVIRONMENTS.length);
     const out = outputs(stack);
     expect(await projectIds()).toEqual([...projectsBefore, out.projectId].sort());
     for (const env of ENVIRONMENTS) {

@@ -212,7 +212,7 @@ describe("an adopted compute is never deleted while the state's adoptId names it
     expect(stack.state.resources).toEqual([]);
     expect(destroyed.warnings.join("\n")).toMatch(
       new RegExp(
-        `Compute "reader" \\(${id}\\) was not deleted: .* is no longer managed: delete it in the Neon console`,
+        `Compute "reader" \\(${id}\\) was not deleted: .* is no longer managed: it goes when its project is deleted .*; to delete it before, delete it in the Neon console`,
       ),
     );
     expect(await exists(id)).toBe(true);
