@@ -68,7 +68,7 @@ const CASES: Case[] = [
   example("pr-preview", 3, { stack: "pr-42" }),
   example("primary-replica-key", 3),
   // Its own project, which destroy may delete only with deletionProtection false.
-  example("project-from-scratch", 9, { config: { deletionProtection: "false" } }),
+  example("project-from-scratch", 10, { config: { deletionProtection: "false" } }),
   example("testing-your-program", 3),
   { name: "the README's program", files: () => readmeProgram().files, resources: 1 },
 ];

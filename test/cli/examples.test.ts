@@ -792,10 +792,10 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
         await x.configSet("deletionProtection", "false");
 
         const preview = await x.pulumi(["preview"]);
-        expect(summaries(preview)).toEqual([["+ 10 to create"]]);
+        expect(summaries(preview)).toEqual([["+ 11 to create"]]);
         expect(preview.requests).toEqual([]);
         const up = await x.pulumi(["up", "--yes"]);
-        expect(summaries(up)).toEqual([["+ 10 to create"], ["+ 10 created"]]);
+        expect(summaries(up)).toEqual([["+ 11 to create"], ["+ 11 created"]]);
         const created = await x.outputs();
         const projectId = String(created.projectId);
         x.quoteAs(projectId, "<project id>");
@@ -815,8 +815,9 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
             ]),
           ].sort(),
         );
-        await x.secondUp(9);
-        await x.expectNoChange(9, { preview: false });
+        // The default branch (main) is adopted: no POST makes it.
+        await x.secondUp(10);
+        await x.expectNoChange(10, { preview: false });
 
         // Each environment: a branch of the default branch, named after it, with one read-write compute, and a
         // connection string that reaches its database as its own role, with that role's password.
@@ -844,8 +845,8 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
 
         // The documented change updates a compute, not the project: the branches' parentId stays known in the preview.
         await x.change(["devMaxCu", "2"], {
-          resources: 9,
-          summary: ["~ 1 to update", "9 unchanged"],
+          resources: 10,
+          summary: ["~ 1 to update", "10 unchanged"],
           diffLines: ["~ autoscalingLimitMaxCu: 1 => 2"],
           warnings: [restartWarning("dev", computes.dev, "autoscalingLimitMaxCu 1 -> 2")],
           writes: [`PATCH ${onProject}/endpoints/${computes.dev}`],
@@ -853,8 +854,9 @@ describe("the examples through the real Pulumi CLI, as their READMEs tell a user
         });
 
         const exported = await exportState(x, []);
-        const destroy = await x.destroy(9);
+        const destroy = await x.destroy(10);
         expect(writes(destroy).at(-1)).toBe(`DELETE ${onProject}`);
+        expect(writes(destroy)).not.toContain(`DELETE ${onProject}/branches/${created.defaultBranchId}`);
         expect(await inventory(x)).toEqual(before);
         await x.expectNoSecretShown(exported);
         x.expectReadmeTrue();
