@@ -30,8 +30,8 @@ import {
   branchIdRow,
   recordedOutputs as recordedWith,
 } from "../shared/declaration";
-import { isUnknown } from "../shared/unknown";
-import { CheckFailure, isBoolean, isList, isString, Validator } from "../shared/validators";
+import { isBoolean, isList, isString, Validator } from "../shared/validators";
+import { adoptIdNamesTheRole, triggersWithoutLogin } from "./refusal";
 
 type Props = Record<string, unknown>;
 
@@ -53,34 +53,6 @@ const notProtected: Validator = (value) => {
     return `is one of Neon's protected role names, which cannot be given to a role (protected: ${PROTECTED_TEXT})`;
   return undefined;
 };
-
-/** A role that cannot log in has no password to reset (the service refuses the reset: emulator/domain/roles.ts). */
-function triggersWithoutLogin(news: Props): CheckFailure[] {
-  if (news.noLogin !== true || news.passwordTriggers === undefined || news.passwordTriggers === null) return [];
-  return [
-    {
-      property: "passwordTriggers",
-      reason: "must not be set on a role with noLogin: true: a role that cannot log in has no password to reset",
-    },
-  ];
-}
-
-/**
- * `adoptId` names this Role's own role: a role is addressed by project, branch and name (api.md, Ids), so its id is
- * those three, and another would adopt a role the resource does not describe. Unknown parts (a preview) pass.
- */
-function adoptIdNamesTheRole(news: Props): CheckFailure[] {
-  const { adoptId, projectId, branchId, name } = news;
-  if (typeof adoptId !== "string" || [adoptId, projectId, branchId, name].some(isUnknown)) return [];
-  const own = `${String(projectId)}/${String(branchId)}/${String(name)}`;
-  if (adoptId === own) return [];
-  return [
-    {
-      property: "adoptId",
-      reason: `must be this role's id, ${JSON.stringify(own)} (<projectId>/<branchId>/<name>: a Project's defaultRoleId), got ${JSON.stringify(adoptId)}`,
-    },
-  ];
-}
 
 export const ROLE = {
   name: "Role",

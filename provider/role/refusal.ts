@@ -23,6 +23,39 @@ import { client } from "../shared/runtime";
 import { RoleAddress } from "./declaration";
 import { NeonError, isDone } from "../../client";
 import { deletesRunning } from "../shared/deletes-in-flight";
+import { isUnknown } from "../shared/unknown";
+import type { CheckFailure } from "../shared/validators";
+
+type Props = Record<string, unknown>;
+
+/** Check's rules over several of a Role's inputs (declaration.ts `crossChecks`). */
+/** A role that cannot log in has no password to reset (the service refuses the reset: emulator/domain/roles.ts). */
+export function triggersWithoutLogin(news: Props): CheckFailure[] {
+  if (news.noLogin !== true || news.passwordTriggers === undefined || news.passwordTriggers === null) return [];
+  return [
+    {
+      property: "passwordTriggers",
+      reason: "must not be set on a role with noLogin: true: a role that cannot log in has no password to reset",
+    },
+  ];
+}
+
+/**
+ * `adoptId` names this Role's own role: a role is addressed by project, branch and name (api.md, Ids), so its id is
+ * those three, and another would adopt a role the resource does not describe. Unknown parts (a preview) pass.
+ */
+export function adoptIdNamesTheRole(news: Props): CheckFailure[] {
+  const { adoptId, projectId, branchId, name } = news;
+  if (typeof adoptId !== "string" || [adoptId, projectId, branchId, name].some(isUnknown)) return [];
+  const own = `${String(projectId)}/${String(branchId)}/${String(name)}`;
+  if (adoptId === own) return [];
+  return [
+    {
+      property: "adoptId",
+      reason: `must be this role's id, ${JSON.stringify(own)} (<projectId>/<branchId>/<name>: a Project's defaultRoleId), got ${JSON.stringify(adoptId)}`,
+    },
+  ];
+}
 
 /**
  * The branch already has a role of this name. A branch made from a parent has the parent's roles (Neon docs, Manage
