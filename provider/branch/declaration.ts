@@ -137,7 +137,7 @@ export const BRANCH = {
       change: "record",
       removalIsChange: true,
       description:
-        "Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.",
+        "Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.",
     },
     // Set by the class: the provider's label in messages, and the default name.
     resourceName: {

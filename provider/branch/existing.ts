@@ -120,7 +120,6 @@ const ADOPTABLE: adoption.Adoptable = {
   adopting: () =>
     `where its name, protection or expiry differ from the program's, adopting changes them (with name left out, it ` +
     `keeps its name; other annotations are refused: Neon sets them only at creation)`,
-  staying: " Keep it for the project's default branch, which Neon never deletes.",
 };
 
 /**

@@ -50,8 +50,9 @@ export interface BranchArgs {
    */
   resetTriggers?: pulumi.Input<unknown[]>;
   /**
-   * Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at
-   * creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+   * Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's
+   * resources, not dynamic ones). Acts at creation. Keep it (a project's default branch), or remove it after the first
+   * `up` to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.
    */
   adoptId?: pulumi.Input<string>;
 }

@@ -161,7 +161,7 @@ const INPUTS = {
     // it (plan.ts, keptOnDelete).
     removalIsChange: true,
     description:
-      "Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.",
+      "Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default compute), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete the compute. Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.",
   },
   resourceName: {
     schema: STRING,

@@ -72,7 +72,6 @@ const ADOPTABLE: adoption.Adoptable = {
   kind: "database",
   adopting: () =>
     "where its name or owner differ from the program's, adopting changes them (one PATCH; its data stays)",
-  staying: " Keep it for a project's default database, which goes with its project.",
 };
 
 /** Takes the branch's database `inputs.adoptId` (its id) under management: a name or owner that differs is one PATCH. */

@@ -51,8 +51,10 @@ export interface Defaults {
   compute?: { id: string; host: string };
   /** The default branch, role and database names (the `branch` output). */
   names: { name: string; roleName: string; databaseName: string };
-  /** The default database's id (a Database's adoptId), while it is there. */
+  /** The default database's id (a Database's adoptId): the one made with the project, kept across a rename. */
   databaseId?: string;
+  /** The default database's name now (a rename through its Database, or outside Pulumi), else its name at creation. */
+  databaseName?: string;
   password?: string;
 }
 
@@ -63,8 +65,8 @@ const poolerHost = (id: string, host: string) =>
 /** Every output of a project: its record, its default objects, the connection strings, and the provider's records. */
 export function toOutputs(project: ProjectDetail, defaults: Defaults, records: Props): Props {
   const { names, compute, password } = defaults;
-  const uri = (host: string) =>
-    formatConnectionUri({ host, roleName: names.roleName, password, databaseName: names.databaseName });
+  const databaseName = defaults.databaseName ?? names.databaseName;
+  const uri = (host: string) => formatConnectionUri({ host, roleName: names.roleName, password, databaseName });
   const connections =
     compute && typeof password === "string"
       ? { connectionUri: uri(compute.host), connectionUriPooled: uri(poolerHost(compute.id, compute.host)) }
@@ -84,7 +86,7 @@ export function toOutputs(project: ProjectDetail, defaults: Defaults, records: P
     defaultDatabaseId: defaults.databaseId,
     roleName: names.roleName,
     rolePassword: password,
-    databaseName: names.databaseName,
+    databaseName,
     ...connections,
     ...records,
   });
@@ -95,15 +97,19 @@ export function toOutputs(project: ProjectDetail, defaults: Defaults, records: P
 export const defined = (props: Props): Props =>
   Object.fromEntries(Object.entries(props).filter(([, v]) => v !== undefined));
 
-/** The project `id` as it is now: its record and default objects; `known` names and password kept from state. */
+/**
+ * The project `id` as it is now: its record and default objects (the state's `known` names at creation and default
+ * database id kept), and the default role's password read again (a reset through its Role, or outside Pulumi, shows).
+ */
 export async function readProject(id: string, records: Props, known: Props = {}): Promise<Props> {
   const { project, defaults } = await projectAsItIs(client(), id, known, true);
   return toOutputs(project, defaults, records);
 }
 
 /**
- * The project's record and its default objects, read with `api`; the role's password revealed only when `reveal` (a
- * lookup gives no secret) and `known` has none.
+ * The project's record and its default objects, read with `api`; the role's password revealed when `reveal` (a lookup
+ * gives no secret; the reveal waits for the branch's operations, as a reset's new password may show only then), else
+ * the state's: one the service does not reveal (a project that stores no passwords) keeps it.
  */
 export async function projectAsItIs(api: NeonClient, id: string, known: Props, reveal: boolean) {
   const project = await api.projects.get(id);
@@ -111,33 +117,41 @@ export async function projectAsItIs(api: NeonClient, id: string, known: Props, r
   const branch = branches.find((b) => b.default) ?? branches[0];
   const computes = branch ? await api.endpoints.listForBranch(id, branch.id) : [];
   const compute = computes.find((c) => c.type === "read_write");
-  const { names, databaseId } = await namesOn(api, id, branch?.id, known.branch as Defaults["names"] | undefined);
+  const database = await defaultDatabase(api, id, branch?.id, known);
   let password = known.rolePassword as string | undefined;
-  if (password === undefined && branch && reveal) {
-    password = await api.roles.revealPassword(id, branch.id, names.roleName).catch(() => undefined); // a project that stores no passwords (412), or a role gone: no connection strings
+  if (branch && reveal) {
+    password = await api.roles.revealPasswordSettled(id, branch.id, database.names.roleName).catch(() => password); // a project that stores no passwords (412), or a role gone: the state's
   }
-  const defaults: Defaults = { branchId: branch?.id ?? "", compute, names, databaseId, password };
+  const defaults: Defaults = { branchId: branch?.id ?? "", compute, ...database, password };
   return { project, defaults };
 }
 
 /**
- * The default names and the default database's id: the `known` names (the state's) with the id of the database of that
- * name, while it is there; else (an adoption, an import, a lookup) the default branch's name, its first database and
- * that database's owner.
+ * The default names and database: the state's (`known`: the names at creation, and the default database's id, which a
+ * rename keeps), with that database's name now; else (a create's first read, an adoption, an import, a lookup) the
+ * default branch's name, its first database and that database's owner.
  */
-async function namesOn(
+async function defaultDatabase(
   api: NeonClient,
   id: string,
   branchId: string | undefined,
-  known: Defaults["names"] | undefined,
-): Promise<Pick<Defaults, "names" | "databaseId">> {
-  if (branchId === undefined) return { names: known ?? { name: "", roleName: "", databaseName: "" } };
+  known: Props,
+): Promise<Pick<Defaults, "names" | "databaseId" | "databaseName">> {
+  const names = known.branch as Defaults["names"] | undefined;
+  const databaseId = typeof known.defaultDatabaseId === "string" ? known.defaultDatabaseId : undefined;
+  if (branchId === undefined) return { names: names ?? { name: "", roleName: "", databaseName: "" }, databaseId };
   const databases = await api.databases.list(id, branchId);
-  if (known) return { names: known, databaseId: idOf(databases.find((d) => d.name === known.databaseName)) };
+  if (names) {
+    // By its id (a rename keeps it), else by the name at creation (a state from before the id was recorded).
+    const database =
+      databases.find((d) => String(d.id) === databaseId) ??
+      (databaseId === undefined ? databases.find((d) => d.name === names.databaseName) : undefined);
+    return { names, databaseId: databaseId ?? idOf(database), databaseName: database?.name };
+  }
   const { branch } = await api.branches.get(id, branchId);
   const [database] = databases;
-  const names = { name: branch.name, roleName: database?.owner_name ?? "", databaseName: database?.name ?? "" };
-  return { names, databaseId: idOf(database) };
+  const made = { name: branch.name, roleName: database?.owner_name ?? "", databaseName: database?.name ?? "" };
+  return { names: made, databaseId: idOf(database), databaseName: database?.name };
 }
 
 const idOf = (database: { id: number } | undefined): string | undefined =>
@@ -219,7 +233,9 @@ export async function updateProject(id: string, olds: Props, news: Props): Promi
   } catch (error) {
     if (errorKind(error) === "not_found") throw error;
     const read = () => readProject(id, records, olds);
-    const message = `${id}: the update did not finish: ${(error as Error).message}`;
+    const message =
+      `Project ${id}: the update did not finish (${(error as Error).message}); what was applied is recorded: run ` +
+      `pulumi up again to send the rest (docs/troubleshooting.md).`;
     throw await recordedAsItIs(id, news, error, { read, message });
   }
   return readProject(id, records, olds);

@@ -29,7 +29,14 @@ import { BOOLEAN, Declaration, INTEGER, OutputRow, STRING } from "../shared/decl
 import { isProjectId } from "../shared/ids";
 import { isBoolean, isString, lengthBetween } from "../shared/validators";
 import { checkProjectInputs, sameFields } from "./refusal";
-import { DEFAULT_BRANCH, DEFAULT_ENDPOINT_SETTINGS, integerBetween, isRegion, PROJECT_SETTINGS } from "./values";
+import {
+  DEFAULT_BRANCH,
+  DEFAULT_ENDPOINT_SETTINGS,
+  integerBetween,
+  isOrgId,
+  isRegion,
+  PROJECT_SETTINGS,
+} from "./values";
 
 const out = (schema: OutputRow["schema"], description: string, more: Partial<OutputRow> = {}): OutputRow => ({
   schema,
@@ -73,7 +80,7 @@ export const PROJECT = {
     orgId: {
       schema: STRING,
       api: "org_id",
-      rules: [isString, isProjectId],
+      rules: [isString, isOrgId],
       source: "OpenAPI ProjectCreateRequest.org_id (pattern ^[a-z0-9-]{1,60}$)",
       change: "replace",
       description:
@@ -135,7 +142,7 @@ export const PROJECT = {
       change: "record",
       removalIsChange: true,
       description:
-        "Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.",
+        "Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.",
     },
     resourceName: {
       schema: STRING,

@@ -29,6 +29,12 @@ export const REGIONS_DOCUMENTED = [
   "azure-westus3",
   "azure-gwc",
 ];
+/** An organization id: OpenAPI ProjectCreateRequest.org_id's pattern, ^[a-z0-9-]{1,60}$ (`org-…`). */
+export const isOrgId = matches(
+  /^[a-z0-9-]{1,60}$/,
+  "an organization id (`org-…`): 1 to 60 lowercase letters, digits and hyphens",
+);
+
 export const isRegion = matches(/^(aws|azure)-[a-z0-9-]+$/, `a region id such as ${REGIONS_DOCUMENTED.join(", ")}`);
 
 /** OpenAPI `DefaultEndpointSettings`: the default compute's and every later compute's sizes and autosuspend. */

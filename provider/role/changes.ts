@@ -81,7 +81,6 @@ const ADOPTABLE: adoption.Adoptable = {
   adopting: () =>
     "nothing is created or changed: its password is read back (a role that cannot log in, or a noLogin that differs " +
     "from the program's, is refused)",
-  staying: " Keep it for a project's default role, which goes with its project.",
 };
 
 /**

@@ -26,8 +26,6 @@ export interface Adoptable {
   kind: string;
   /** What adopting changes, said before it happens (`where its sizes … differ, adopting PATCHes them …`). */
   adopting: (news: Props) => string;
-  /** Said when `adoptId` stays in the program (Branch: keep it for the default branch). */
-  staying?: string;
 }
 
 const REPLACEMENTS = "pulumi up --replace, a replacementTrigger, a new parent";
@@ -45,7 +43,8 @@ export async function readForAdoption<T>(adoptable: Adoptable, projectId: string
 /** The refusal of an adoptId that names nothing: nothing was changed. */
 export function notThere(adoptable: Adoptable, projectId: string, id: string, cause?: unknown): Error {
   return new Error(
-    `adoptId: ${adoptable.kind} ${id} does not exist in project ${projectId}. Nothing was changed.`,
+    `adoptId: ${adoptable.kind} ${id} does not exist${adoptable.kind === "project" ? "" : ` in project ${projectId}`}, ` +
+      `or the key does not reach it. Nothing was changed.`,
     cause === undefined ? undefined : { cause },
   );
 }
@@ -91,11 +90,9 @@ export function adoptionWarnings(adoptable: Adoptable, olds: Props, news: Props)
         `${news.adoptId} is recorded but not adopted now (a replacement would adopt it instead of making a ${kind}).`,
     ];
   }
-  return [
-    `${label}: adoptId only acts on the first up; remove it from the program (the next up records that and sends ` +
-      `nothing). While it stays, Pulumi never deletes ${kind} ${news.adoptId}: a replacement (${REPLACEMENTS}) adopts ` +
-      `it again, and pulumi destroy or removing the resource leaves it on the service.${adoptable.staying ?? ""}`,
-  ];
+  // The same adoptId, kept: nothing changes, so nothing is said (a project's default objects keep it for good); what
+  // keeping it means is said when a delete leaves the object (keptAdopted) and in docs/resources.md.
+  return [];
 }
 
 /**

@@ -201,7 +201,7 @@ export class Project extends pulumi.CustomResource {
  */
 export interface ProjectArgs {
     /**
-     * Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.
+     * Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**

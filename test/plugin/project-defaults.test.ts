@@ -25,7 +25,14 @@ function program() {
     branch: { name: "main", roleName: "app_owner", databaseName: "appdb" },
     deletionProtection: false,
   });
-  if (!declared.defaults) return { projectId: project.projectId };
+  const ofProject = {
+    projectId: project.projectId,
+    projectUri: project.connectionUri,
+    projectPassword: project.rolePassword,
+    defaultDatabaseId: project.defaultDatabaseId,
+    defaultBranchId: project.defaultBranchId,
+  };
+  if (!declared.defaults) return ofProject;
   const projectId = project.projectId;
   const main = new Branch("main", { projectId, name: "main", adoptId: project.defaultBranchId });
   const compute = new Compute("main-compute", {
@@ -49,11 +56,10 @@ function program() {
     adoptId: project.defaultDatabaseId,
   });
   return {
-    projectId,
+    ...ofProject,
     branchId: main.branchId,
     computeId: compute.id,
     password: owner.password,
-    projectPassword: project.rolePassword,
     databaseId: database.id,
   };
 }
@@ -113,6 +119,34 @@ describe("a project's default objects, declared by reference to its outputs", ()
     expect((await world.api.databases.list(String(projectId), String(branchId))).map((d) => d.name)).toEqual([
       "renamed",
     ]);
+  });
+
+  it("after that rename, a project update and a refresh keep the default database's id, and its URI the new name", async () => {
+    // The default database's id is its adoptId: were it lost, the Database's adoptId would go, and removing the
+    // Database would delete the default database (review finding).
+    const { databaseId } = outputs(stack());
+    declared.projectName = "app-2";
+    ok(await stack().up());
+    ok(await stack().refresh());
+    const preview = ok(await stack().preview());
+    expect(ops(preview, "app", ...RESOURCES).every((op) => op.startsWith("same"))).toBe(true);
+    expect(preview.warnings).toEqual([]); // adoptId kept: nothing changes, nothing is said
+    const out = outputs(stack());
+    expect(out.defaultDatabaseId).toBe(databaseId);
+    expect(new URL(String(out.projectUri)).pathname).toBe("/renamed");
+  });
+
+  it("a password reset outside Pulumi reaches the project's rolePassword and URI at the refresh", async () => {
+    const { projectId, branchId } = outputs(stack());
+    const { role } = await world.api.roles.resetPassword(String(projectId), String(branchId), "app_owner");
+    const refresh = ok(await stack().refresh());
+    expect(writes(refresh)).toEqual([]);
+    const up = ok(await stack().up()); // the stack's outputs are the program's: it runs again
+    expect(writes(up)).toEqual([]);
+    const out = outputs(stack());
+    expect(out.projectPassword).toBe(role.password);
+    expect(decodeURIComponent(new URL(String(out.projectUri)).password)).toBe(role.password);
+    expect(out.password).toBe(role.password); // the Role's refresh reads it too
   });
 
   it("removing them from the program leaves them on the service, saying so; the project's destroy takes them", async () => {

@@ -115,7 +115,7 @@ func (BranchState) ElementType() reflect.Type {
 }
 
 type branchArgs struct {
-	// Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+	// Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.
 	AdoptId *string `pulumi:"adoptId"`
 	// Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.
 	Annotations map[string]string `pulumi:"annotations"`
@@ -141,7 +141,7 @@ type branchArgs struct {
 
 // The set of arguments for constructing a Branch resource.
 type BranchArgs struct {
-	// Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+	// Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.
 	AdoptId pulumi.StringPtrInput
 	// Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.
 	Annotations pulumi.StringMapInput

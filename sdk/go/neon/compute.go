@@ -134,7 +134,7 @@ func (ComputeState) ElementType() reflect.Type {
 }
 
 type computeArgs struct {
-	// Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.
+	// Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default compute), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete the compute. Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.
 	AdoptId *string `pulumi:"adoptId"`
 	// Maximum size in CU (equal to the minimum for a fixed size; autoscaling up to 16 CU, at most 8 CU above the minimum). Changing it restarts a running compute.
 	AutoscalingLimitMaxCu *float64 `pulumi:"autoscalingLimitMaxCu"`
@@ -176,7 +176,7 @@ type computeArgs struct {
 
 // The set of arguments for constructing a Compute resource.
 type ComputeArgs struct {
-	// Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up` (the next `up` records that, sending nothing). Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.
+	// Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default compute), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete the compute. Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.
 	AdoptId pulumi.StringPtrInput
 	// Maximum size in CU (equal to the minimum for a fixed size; autoscaling up to 16 CU, at most 8 CU above the minimum). Changing it restarts a running compute.
 	AutoscalingLimitMaxCu pulumi.Float64PtrInput

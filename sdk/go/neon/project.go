@@ -109,7 +109,7 @@ func (ProjectState) ElementType() reflect.Type {
 }
 
 type projectArgs struct {
-	// Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.
+	// Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.
 	AdoptId *string `pulumi:"adoptId"`
 	// `{ name, roleName, databaseName }`: the names of the default branch, role and database, at creation only. A later change is refused at preview, saying how to rename each; removing it changes nothing.
 	Branch *ProjectDefaultBranch `pulumi:"branch"`
@@ -133,7 +133,7 @@ type projectArgs struct {
 
 // The set of arguments for constructing a Project resource.
 type ProjectArgs struct {
-	// Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.
+	// Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.
 	AdoptId pulumi.StringPtrInput
 	// `{ name, roleName, databaseName }`: the names of the default branch, role and database, at creation only. A later change is refused at preview, saying how to rename each; removing it changes nothing.
 	Branch ProjectDefaultBranchPtrInput

@@ -35,7 +35,7 @@ class BranchArgs:
         The set of arguments for constructing a Branch resource.
 
         :param pulumi.Input[_builtins.str] project_id: Project of the branch. Changing it replaces the branch.
-        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.
         :param pulumi.Input[_builtins.str] expires_at: When Neon deletes the branch (with its computes): RFC 3339 in whole seconds, in the future, at most 30 days ahead; not with `protected: true`. Changing it is one PATCH; removing it removes the expiry.
         :param pulumi.Input['BranchInitSource'] init_source: `parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Changing it replaces the branch.
@@ -84,7 +84,7 @@ class BranchArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+        Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -224,7 +224,7 @@ class Branch(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation; remove it after the first `up`. Pulumi never deletes a branch that the state's `adoptId` names.
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.
         :param pulumi.Input[_builtins.str] expires_at: When Neon deletes the branch (with its computes): RFC 3339 in whole seconds, in the future, at most 30 days ahead; not with `protected: true`. Changing it is one PATCH; removing it removes the expiry.
         :param pulumi.Input['BranchInitSource'] init_source: `parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Changing it replaces the branch.

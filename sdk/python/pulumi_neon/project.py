@@ -34,7 +34,7 @@ class ProjectArgs:
         """
         The set of arguments for constructing a Project resource.
 
-        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.
         :param pulumi.Input['ProjectDefaultBranchArgs'] branch: `{ name, roleName, databaseName }`: the names of the default branch, role and database, at creation only. A later change is refused at preview, saying how to rename each; removing it changes nothing.
         :param pulumi.Input['ProjectDefaultEndpointSettingsArgs'] default_endpoint_settings: The default compute's sizes and autosuspend, and those of computes made later: `{ autoscalingLimitMinCu, autoscalingLimitMaxCu, suspendTimeoutSeconds }` (both sizes or neither). A change is one PATCH of the project and one of the default compute (Neon's PATCH alone leaves existing computes as they are); a new size restarts it if it is running.
         :param pulumi.Input[_builtins.bool] deletion_protection: Default true: the resource gets Pulumi's protect (unless the program sets protect or retainOnDelete), so a destroy or a replacement is refused before anything is deleted, and the provider refuses to delete the project. Set false (and run pulumi up) to let it go.
@@ -70,7 +70,7 @@ class ProjectArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.
+        Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -209,7 +209,7 @@ class Project(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing project by id instead of creating one. Acts at creation; remove it after the first `up`. Pulumi never deletes a project that the state's `adoptId` names.
+        :param pulumi.Input[_builtins.str] adopt_id: Adopt an existing project by id instead of creating one. Acts at creation. Keep it to leave the project on the service when the resource goes, or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a project that the state's `adoptId` names.
         :param pulumi.Input[Union['ProjectDefaultBranchArgs', 'ProjectDefaultBranchArgsDict']] branch: `{ name, roleName, databaseName }`: the names of the default branch, role and database, at creation only. A later change is refused at preview, saying how to rename each; removing it changes nothing.
         :param pulumi.Input[Union['ProjectDefaultEndpointSettingsArgs', 'ProjectDefaultEndpointSettingsArgsDict']] default_endpoint_settings: The default compute's sizes and autosuspend, and those of computes made later: `{ autoscalingLimitMinCu, autoscalingLimitMaxCu, suspendTimeoutSeconds }` (both sizes or neither). A change is one PATCH of the project and one of the default compute (Neon's PATCH alone leaves existing computes as they are); a new size restarts it if it is running.
         :param pulumi.Input[_builtins.bool] deletion_protection: Default true: the resource gets Pulumi's protect (unless the program sets protect or retainOnDelete), so a destroy or a replacement is refused before anything is deleted, and the provider refuses to delete the project. Set false (and run pulumi up) to let it go.
