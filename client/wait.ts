@@ -247,11 +247,17 @@ function failedError(op: Operation): NeonError {
   });
 }
 
-/** `start_compute <id> (running)`; a retried failure with its count, next retry and error. */
+/**
+ * `start_compute <id> (running)`; a retried failure with its count, next retry and error; a retry under way with the
+ * failures before it (the service shows `running` again, with `failures_count` and the last error).
+ */
 function describePending(op: Operation): string {
-  if (!isRetrying(op)) return `${op.action} ${op.id} (${op.status})`;
   const reason = op.error ? `: ${op.error}` : "";
-  return `${op.action} ${op.id} (failed ${op.failures_count ?? 1} times, next retry at ${op.retry_at}${reason})`;
+  if (isRetrying(op))
+    return `${op.action} ${op.id} (failed ${op.failures_count ?? 1} times, next retry at ${op.retry_at}${reason})`;
+  const failures = op.failures_count ?? 0;
+  if (failures > 0) return `${op.action} ${op.id} (${op.status} again after ${failures} failures${reason})`;
+  return `${op.action} ${op.id} (${op.status})`;
 }
 
 function timeoutError(projectId: string, pending: Operation[], timeoutMs: number): NeonError {
