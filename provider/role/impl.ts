@@ -60,6 +60,8 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planRoleChange(olds, news);
   if (checked.has(stableJson(news))) {
+    if (plan.replaces.length > 0 && typeof olds.adoptId === "string" && olds.adoptId === news.adoptId)
+      throw adoptedNotReplaced(id, olds, plan);
     // A replacement that deletes first says that connections drop in its own warning.
     const created =
       plan.replaces.length > 0 && !plan.deleteBeforeReplace ? createWarning(news, { id, plan }) : undefined;
@@ -68,6 +70,18 @@ export async function diff(id: string, olds: Props, news: Props): Promise<DiffAn
   }
   const { changes, replaces, deleteBeforeReplace, changed: diffs } = plan;
   return { changes, replaces, deleteBeforeReplace, diffs };
+}
+
+/**
+ * A replacement of an adopted role (its noLogin changed: Check keeps its address equal to adoptId) would adopt the same
+ * role again, whose login cannot change: refused at preview, before the delete-first step is planned.
+ */
+function adoptedNotReplaced(id: string, olds: Props, plan: RolePlan): Error {
+  return new Error(
+    `Role ${String(olds.name)} (${id}) is adopted (adoptId): ${plan.replaces.join(", ")} changed, which replaces a ` +
+      `role, and the replacement would adopt this same role again, whose login cannot change. Nothing was changed. ` +
+      `Set ${plan.replaces.join(", ")} back; for a role that logs in otherwise, declare a new Role with another name.`,
+  );
 }
 
 /** What a refusal's advice depends on: the role's project and branch. */

@@ -201,6 +201,30 @@ describe("adoptId of a Role or Database that does not match", () => {
     expect(writes(up)).toEqual([]);
   });
 
+  it("a noLogin change of an adopted Role is refused at preview: its replacement would adopt the same role", async () => {
+    const { projectId, branches } = world;
+    const declared: { noLogin?: boolean } = {};
+    const adopted = world.stack(() => ({
+      id: new Role("owner", {
+        projectId,
+        branchId: branches.main,
+        name: "neondb_owner",
+        adoptId: `${projectId}/${branches.main}/neondb_owner`,
+        ...declared,
+      }).id,
+    }));
+    ok(await adopted.up());
+    declared.noLogin = true;
+    const preview = await adopted.preview();
+    expect(preview.error?.message).toContain(
+      `Role neondb_owner (${projectId}/${branches.main}/neondb_owner) is adopted (adoptId): noLogin changed`,
+    );
+    expect(preview.requests).toEqual([]);
+    delete declared.noLogin;
+    const destroy = ok(await adopted.destroy());
+    expect(writes(destroy)).toEqual([]); // adopted: left on the service
+  });
+
   it("a Database whose adoptId names no database of its branch is refused; nothing is sent", async () => {
     const { projectId, branches } = world;
     const missing = world.stack(() => ({
