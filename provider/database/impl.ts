@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptionWarnings, createDatabase, databaseTarget, keptOnDelete, updateDatabase } from "./changes";
 import { warn } from "../shared/diagnostics";
+import { noteKeptDatabase } from "../shared/adoption";
 import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
 import { addressOf } from "../shared/branch-objects";
 import { checkInputs, recordedInputs } from "../shared/declaration";
@@ -77,8 +78,11 @@ export const update = withHints(
  */
 export const deleteDatabase = withHints(inState, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
-  if (kept) return warn(kept);
   const { projectId, branchId } = addressOf(props);
+  if (kept) {
+    noteKeptDatabase(projectId, branchId, String(props.name));
+    return warn(kept);
+  }
   await trackDelete({ kind: "database", projectId, branchId, name: String(props.name) }, async () => {
     await refuseDeleteOnProtectedBranch(`database ${String(props.name)}`, props);
     const name = await nameToWrite(databaseTarget(id, props), "delete");

@@ -10,7 +10,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { RoleAddress, roleAddressOf, planRoleChange, ROLE, toOutputs, RolePlan } from "./declaration";
 import { adoptionWarnings, createRole, keptOnDelete, passwordNow, updateRole } from "./changes";
 import { checkInputs } from "../shared/declaration";
-import { databasesStillOwned, explainDeleteRefused, ownsDatabases } from "./refusal";
+import { databasesStillOwned, explainDeleteRefused, ownsDatabases, ownsKeptDatabases } from "./refusal";
+import { wasKeptDatabase } from "../shared/adoption";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
@@ -163,6 +164,8 @@ export const deleteRole = withHints(inState, async (id: string, props: Props): P
     if (!refused(error)) throw error;
     const owned = await databasesStillOwned(address);
     if (owned === undefined) throw error;
+    if (owned.length > 0 && owned.every((name) => wasKeptDatabase(address.projectId, address.branchId, name)))
+      return warn(ownsKeptDatabases(address, owned));
     if (owned.length > 0) throw ownsDatabases(address, owned, error);
     try {
       await sendDelete(address);

@@ -110,6 +110,19 @@ export function ownsDatabases(address: RoleAddress, owned: string[], error: unkn
   );
 }
 
+/**
+ * The role owns databases that their adopted Database resources left on the service in this same run: Neon refuses to
+ * delete it while they stand, so it is left too, and goes with them when their project is deleted.
+ */
+export function ownsKeptDatabases(address: RoleAddress, owned: string[]): string {
+  return (
+    `Role ${address.name} of branch ${address.branchId} was not deleted: it owns ${owned.join(", ")}, which ` +
+    `${owned.length > 1 ? "their Database resources" : "its Database resource"} left on the service (adopted), and ` +
+    `Neon deletes no role that owns a database. Both go with their project (a Project's destroy); to delete them ` +
+    `before, remove adoptId from the Database too, run pulumi up, then remove both (docs/resources.md#project).`
+  );
+}
+
 /** The names of the branch's databases the role owns; undefined when they cannot be read. */
 export async function ownedDatabases(address: RoleAddress): Promise<string[] | undefined> {
   try {

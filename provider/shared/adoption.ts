@@ -110,3 +110,18 @@ export function keptAdopted(adoptable: Adoptable, id: string, label: string, pro
     `again with adoptId ${id}, run pulumi up, remove adoptId, run pulumi up, then remove the resource.`
   );
 }
+
+/**
+ * The databases this process left on the service because their state's adoptId named them (a project's default
+ * database, say), by `<projectId>/<branchId>/<name>`. One process serves a whole deployment: the delete of the role
+ * that owns such a database, which Neon refuses while the database stands, leaves the role too (both go with their
+ * project) instead of failing the destroy.
+ */
+const keptDatabases = new Set<string>();
+
+export const noteKeptDatabase = (projectId: string, branchId: string, name: string): void => {
+  keptDatabases.add(`${projectId}/${branchId}/${name}`);
+};
+
+export const wasKeptDatabase = (projectId: string, branchId: string, name: string): boolean =>
+  keptDatabases.has(`${projectId}/${branchId}/${name}`);

@@ -173,6 +173,43 @@ describe("a project's default objects, declared by reference to its outputs", ()
   });
 });
 
+describe("adoptId removed from the default Role only", () => {
+  it("the destroy leaves the role, which owns the database its Database left, and deletes the project", async () => {
+    const keep = { roleAdoptId: true };
+    const stack = world.stack(() => {
+      const project = new Project("solo", { deletionProtection: false });
+      const { projectId } = project;
+      const main = new Branch("main", { projectId, adoptId: project.defaultBranchId });
+      const owner = new Role("owner", {
+        projectId,
+        branchId: main.branchId,
+        name: "neondb_owner",
+        adoptId: keep.roleAdoptId ? project.defaultRoleId : undefined,
+      });
+      new Database("db", {
+        projectId,
+        branchId: main.branchId,
+        name: "neondb",
+        ownerName: owner.name,
+        adoptId: project.defaultDatabaseId,
+      });
+      return { projectId };
+    });
+    ok(await stack.up());
+    keep.roleAdoptId = false;
+    expect(writes(ok(await stack.up()))).toEqual([]); // recorded, nothing sent
+    const { projectId } = outputs(stack);
+    const destroy = ok(await stack.destroy());
+    // The role's DELETE is refused (it owns neondb, left by its Database); the role is left, the project deleted.
+    expect(writes(destroy)).toEqual([
+      expect.stringMatching(new RegExp(`^DELETE /projects/${projectId}/branches/[^/]+/roles/neondb_owner$`)),
+      `DELETE /projects/${projectId}`,
+    ]);
+    expect(destroy.warnings.join("\n")).toContain("Role neondb_owner of branch br-");
+    expect(destroy.warnings.join("\n")).toMatch(/was not deleted: it owns neondb, which its Database resource left/);
+  });
+});
+
 describe("adoptId of a Role or Database that does not match", () => {
   it("a Role's adoptId must be its own address; a missing one is refused; nothing is sent", async () => {
     const { projectId, branches } = world;
