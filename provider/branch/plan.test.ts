@@ -164,6 +164,16 @@ describe("changeWarnings", () => {
     expect(warning).toContain("renamed <name>-replaced-<mark>");
   });
 
+  it("an adopted branch's replacement (its project replaced) says what it adopts and that the old one is left", () => {
+    const adopted = { ...olds, adoptId: ID };
+    const news = { ...same, projectId: "other-project-1", adoptId: UNKNOWN };
+    const [warning] = changeWarnings(ID, adopted, news, planBranchChange(adopted, news));
+    expect(warning).toBe(
+      `Branch "dev" (${ID}) will be replaced (projectId changed): it adopts the branch adoptId names (known after ` +
+        `apply), and ${ID} is left on the service (adopted).`,
+    );
+  });
+
   it("a branch protected outside the program, which says nothing of it, is warned of: it has no Pulumi protect", () => {
     const guarded = { ...olds, protected: true };
     const [warning] = changeWarnings(ID, guarded, same, planBranchChange(guarded, same));

@@ -161,6 +161,13 @@ function changesOf(before: Annotations, after: Annotations): string {
  */
 export function changeWarnings(id: string, olds: Props, news: Props, plan: BranchPlan): string[] {
   const label = labelOf(id, olds);
+  if (plan.replaces.length > 0 && typeof news.adoptId === "string") {
+    // The replacement's create adopts what adoptId names (another project's default branch, say), and the delete of
+    // the old one leaves it while the state's adoptId names it (shared/adoption.ts): nothing is made or deleted here.
+    const adopts = isUnknown(news.adoptId) ? "the branch adoptId names (known after apply)" : news.adoptId;
+    const left = olds.adoptId === id ? `${id} is left on the service (adopted)` : `${id} is then deleted with its data`;
+    return [`${label} will be replaced (${plan.replaces.join(", ")} changed): it adopts ${adopts}, and ${left}.`];
+  }
   if (plan.replaces.length > 0) {
     const sameName = news.name === undefined || news.name === olds.name;
     const parking = sameName
