@@ -1,6 +1,7 @@
 /**
- * Adoption by id (`adoptId`), written once for the resources that have it (Compute, Branch): Pulumi's `import` cannot
- * reach a dynamic provider, so a program names an existing object and its create takes it under management.
+ * Adoption by id (`adoptId`), written once for the resources that have it (Compute, Branch, Project, Role, Database):
+ * Pulumi's `import` cannot reach a dynamic provider, so a program names an existing object and its create takes it
+ * under management (a project's default objects, by the project's outputs).
  *
  * - Adoption reads the object (one not there: refused, nothing changed), refuses what cannot change in place, and
  *   changes what differs from the program (the resource's hook: `adoptCompute`, `adoptBranch`).
