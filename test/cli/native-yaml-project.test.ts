@@ -20,26 +20,18 @@ import { parse, stringify } from "yaml";
 import { NeonClient } from "../../client";
 import { Emulator, startEmulator } from "../../emulator";
 import { cliRootOrThrow } from "./cli-world";
-import { NATIVE_PLUGIN_YAML, ProgramDir, Run, yamlHostOrThrow } from "./program-dir";
+import { NATIVE_PLUGIN_YAML, ProgramDir, readYamlProject, Run, YamlProject, yamlHostOrThrow } from "./program-dir";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", "project-from-scratch-yaml");
 const ENVIRONMENTS = ["dev", "staging"];
-
-interface YamlProject {
-  name: string;
-  plugins: { providers: { name: string; path: string }[] };
-  config: Record<string, unknown>;
-  resources: Record<string, { type: string; properties: Record<string, unknown>; options?: unknown }>;
-  outputs: Record<string, string>;
-}
 
 interface PreviewJson {
   steps: { op: string; urn: string }[];
   changeSummary: Record<string, number>;
 }
 
-const example = parse(fs.readFileSync(path.join(EXAMPLE_DIR, "Pulumi.yaml"), "utf8")) as YamlProject;
+const example = readYamlProject(EXAMPLE_DIR);
 
 let emulator: Emulator;
 let dir: ProgramDir;

@@ -6,6 +6,7 @@
 import { ChildProcess, execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { parse as parseYaml } from "yaml";
 import { Emulator } from "../../emulator";
 import { isExecutable } from "../../testing/cli";
 
@@ -56,6 +57,19 @@ export function yamlHostOrThrow(cliRoot: string): string {
   }
   return host;
 }
+
+/** A YAML example's Pulumi.yaml, as the native-plugin tests read it. */
+export interface YamlProject {
+  name: string;
+  plugins: { providers: { name: string; path: string }[] };
+  config: Record<string, unknown>;
+  resources: Record<string, { type: string; properties: Record<string, unknown>; options?: unknown }>;
+  outputs: Record<string, string>;
+}
+
+/** The Pulumi.yaml of the example in `dir`. */
+export const readYamlProject = (dir: string): YamlProject =>
+  parseYaml(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")) as YamlProject;
 
 export interface Run {
   code: number | null;
