@@ -120,7 +120,9 @@ export async function projectAsItIs(api: NeonClient, id: string, known: Props, r
   const database = await defaultDatabase(api, id, branch?.id, known);
   let password = known.rolePassword as string | undefined;
   if (branch && reveal) {
-    password = await api.roles.revealPasswordSettled(id, branch.id, database.names.roleName).catch(() => password); // a project that stores no passwords (412), or a role gone: the state's
+    // A project that stores no passwords (412), or a role gone: the state's password stays.
+    const { roleName } = database.names;
+    password = await api.roles.revealPasswordSettled(id, branch.id, roleName).catch(() => password);
   }
   const defaults: Defaults = { branchId: branch?.id ?? "", compute, ...database, password };
   return { project, defaults };
