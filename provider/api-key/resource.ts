@@ -1,15 +1,12 @@
 /**
- * The ApiKey resource: a personal API key, an organization key, or a key limited to one project of an organization
- * (for example the key a CI pipeline holds).
- *
- * The provider object is serialized into `__provider`: it loads the installed implementation at call
- * time and captures nothing (no key, no client). The secret output `key` is registered as a secret, so
- * the engine encrypts it in state.
+ * The ApiKey resource: a personal API key, an organization key, or a key limited to one project of an organization (for
+ * example the key a CI pipeline holds). Its secret output `key` is registered as a secret, so the engine encrypts it in
+ * state. The provider object and the constructed properties come from shared/dynamic-class.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { API_KEY } from "./declaration";
-import { secretOutputs } from "../shared/declaration";
-import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+import { loadingProvider, constructedWith, withSecretOutputs } from "../shared/dynamic-class";
+import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 export interface ApiKeyArgs {
   /** The key's name, 1 to 64 characters. A new name makes a new key (created before the old one is revoked). */
@@ -29,30 +26,10 @@ export interface ApiKeyArgs {
   projectId?: pulumi.Input<string>;
 }
 
-const apiKeyProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => impl().configure(req),
-  check: (olds, news) => impl().check(olds, news),
-  diff: (id, olds, news) => impl().diff(id, olds, news),
-  create: (inputs) => impl().create(inputs),
-  read: (id, props) => impl().read(id, props),
-  update: (id, olds) => impl().update(id, olds),
-  delete: (id, props) => impl().deleteKey(id, props),
-};
-
-function impl(): typeof import("./impl") {
-  return require("pulumi-neon-dynamic/provider/api-key/impl");
-}
-
-/** The outputs the engine encrypts in state whatever the program does with them (`key`). */
-const API_KEY_SECRETS = secretOutputs(API_KEY);
-
-/**
- * Every output the ApiKey class declares (and schema.json lists), in the order declared, each passed to the engine
- * (`undefined` unless the program set it) so that each is an Output whether or not the program set it (an `orgId` left
- * out is an Output of undefined, not undefined): see declared-outputs.ts. The build fails if this list and the class's
- * declarations differ (`_EveryApiKeyOutputListed` below).
- */
-export const API_KEY_OUTPUTS = Object.keys(API_KEY.outputs) as (keyof typeof API_KEY.outputs)[];
+const apiKeyProvider = loadingProvider(
+  () => require("pulumi-neon-dynamic/provider/api-key/impl") as typeof import("./impl"),
+  (impl) => impl.deleteKey,
+);
 
 /** An API key: personal, of an organization, or limited to one project. Destroying it revokes it. */
 export class ApiKey extends pulumi.dynamic.Resource {
@@ -74,15 +51,8 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string | null>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...API_KEY_SECRETS];
-    super(
-      apiKeyProvider,
-      name,
-      { ...everyOutput(API_KEY_OUTPUTS), ...args },
-      { ...opts, additionalSecretOutputs: secretOutputs },
-      "neon",
-      "ApiKey",
-    );
+    const options = withSecretOutputs(opts, API_KEY);
+    super(apiKeyProvider, name, constructedWith(API_KEY.outputs, args), options, "neon", "ApiKey");
   }
 }
 

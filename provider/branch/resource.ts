@@ -1,13 +1,11 @@
 /**
  * The Branch resource: a branch of a Neon project (a copy-on-write clone of its parent's data, or a schema-only root).
- *
- * The provider object below is what Pulumi serializes into `__provider` and stores with every Branch in state. It
- * holds no API logic, no client and no secret: each method loads the installed implementation by package name at
- * call time, so the state stays small and old state runs new code.
+ * The provider object and the constructed properties come from shared/dynamic-class.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { BRANCH } from "./declaration";
-import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+import { loadingProvider, constructedWith } from "../shared/dynamic-class";
+import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Branch. See docs/resources.md (Branch) for what each change does. */
 export interface BranchArgs {
@@ -57,27 +55,10 @@ export interface BranchArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const branchProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => impl().configure(req),
-  check: (olds, news) => impl().check(olds, news),
-  diff: (id, olds, news) => impl().diff(id, olds, news),
-  create: (inputs) => impl().create(inputs),
-  read: (id, props) => impl().read(id, props),
-  update: (id, olds, news) => impl().update(id, olds, news),
-  delete: (id, props) => impl().deleteBranch(id, props),
-};
-
-function impl(): typeof import("./impl") {
-  return require("pulumi-neon-dynamic/provider/branch/impl");
-}
-
-/**
- * Every output the Branch class declares, in the order declared (its declaration's outputs): each is passed to the
- * engine as a property, `undefined` when the program does not set it, so that each is an Output at run time
- * (shared/declared-outputs.ts). The build fails if the declaration and the class's declarations differ
- * (`_EveryBranchOutputListed` below).
- */
-export const BRANCH_OUTPUTS = Object.keys(BRANCH.outputs) as (keyof typeof BRANCH.outputs)[];
+const branchProvider = loadingProvider(
+  () => require("pulumi-neon-dynamic/provider/branch/impl") as typeof import("./impl"),
+  (impl) => impl.deleteBranch,
+);
 
 /**
  * A branch of a Neon project. Outputs are the service's record in camelCase; typed `| undefined` where the service may
@@ -119,7 +100,7 @@ export class Branch extends pulumi.dynamic.Resource {
   declare readonly resourceName: pulumi.Output<string>;
 
   constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...everyOutput(BRANCH_OUTPUTS), ...args, resourceName: name };
+    const props = constructedWith(BRANCH.outputs, args, { resourceName: name });
     super(branchProvider, name, props, withServiceProtection(args, opts), "neon", "Branch");
     // The id, not the output of the same value: in the preview of an update, the engine gives a dynamic resource's
     // outputs as its new inputs (provider_plugin.go Update: "return the inputs as the state"), so an output that is no

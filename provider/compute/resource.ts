@@ -1,14 +1,12 @@
 /**
- * The Compute resource: a compute endpoint of a branch (primary read_write, or read_only replica).
- *
- * The provider object below is what Pulumi serializes into `__provider` and stores with every Compute in
- * state. It holds no API logic, no client and no secret: each method loads the installed implementation
- * by package name at call time, so the state stays small and old state runs new code.
+ * The Compute resource: a compute endpoint of a branch (primary read_write, or read_only replica). The provider object
+ * and the constructed properties come from shared/dynamic-class.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { COMPUTE } from "./declaration";
 import { ownerTagFor } from "./owner-tag";
-import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+import { loadingProvider, constructedWith } from "../shared/dynamic-class";
+import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** The shared libraries to preload into a compute (schema.json's `neon:index:PreloadLibraries`), as a program says. */
 export interface PreloadLibrariesArgs {
@@ -91,29 +89,10 @@ export interface ComputeArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const computeProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => impl().configure(req),
-  check: (olds, news) => impl().check(olds, news),
-  diff: (id, olds, news) => impl().diff(id, olds, news),
-  create: (inputs) => impl().create(inputs),
-  read: (id, props) => impl().read(id, props),
-  update: (id, olds, news) => impl().update(id, olds, news),
-  delete: (id, props) => impl().deleteCompute(id, props),
-};
-
-function impl(): typeof import("./impl") {
-  return require("pulumi-neon-dynamic/provider/compute/impl");
-}
-
-/**
- * Every output the Compute class declares (its declaration's outputs, as schema.json lists them), in the order
- * declared. Each is passed to the engine as a property, `undefined` when the program does not set it, because a
- * dynamic resource exposes as an Output only the properties it was constructed with: an output left out of this list
- * would be `undefined` at run time (`db.regionId.apply(…)` throwing), whatever its type says. Undefined properties are
- * not sent (the Pulumi runtime drops them), so the inputs, the diffs and the state are the same as without them. The
- * build fails if the declaration and the class's declarations differ (`_EveryComputeOutputListed` below).
- */
-export const COMPUTE_OUTPUTS = Object.keys(COMPUTE.outputs) as (keyof typeof COMPUTE.outputs)[];
+const computeProvider = loadingProvider(
+  () => require("pulumi-neon-dynamic/provider/compute/impl") as typeof import("./impl"),
+  (impl) => impl.deleteCompute,
+);
 
 /** This program's tag for the resource `name` (owner-tag.ts). */
 function ownerTagOf(name: string): string {
@@ -167,7 +146,7 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly ownerTag: pulumi.Output<string>;
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...everyOutput(COMPUTE_OUTPUTS), ...args, resourceName: name, ownerTag: ownerTagOf(name) };
+    const props = constructedWith(COMPUTE.outputs, args, { resourceName: name, ownerTag: ownerTagOf(name) });
     super(computeProvider, name, props, deletingFirst(opts), "neon", "Compute");
     // The id, known in the preview of an update, where an output that is no input is not (see Branch's branchId).
     (this as { endpointId: pulumi.Output<string> }).endpointId = this.id;

@@ -1,12 +1,11 @@
 /**
- * The Database resource: a Postgres database of a branch, owned by one of its roles.
- *
- * The provider object below is what Pulumi serializes into `__provider`: it holds no API logic, no client and no
- * secret; each method loads the installed implementation by package name at call time.
+ * The Database resource: a Postgres database of a branch, owned by one of its roles. The provider object and the
+ * constructed properties come from shared/dynamic-class.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DATABASE } from "./declaration";
-import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+import { loadingProvider, constructedWith } from "../shared/dynamic-class";
+import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Database. */
 export interface DatabaseArgs {
@@ -35,26 +34,10 @@ export interface DatabaseArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const databaseProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => impl().configure(req),
-  check: (olds, news) => impl().check(olds, news),
-  diff: (id, olds, news) => impl().diff(id, olds, news),
-  create: (inputs) => impl().create(inputs),
-  read: (id, props) => impl().read(id, props),
-  update: (id, olds, news) => impl().update(id, olds, news),
-  delete: (id, props) => impl().deleteDatabase(id, props),
-};
-
-function impl(): typeof import("./impl") {
-  return require("pulumi-neon-dynamic/provider/database/impl");
-}
-
-/**
- * Every output the Database class declares, in the order declared (its declaration's outputs), each passed to the
- * engine (`undefined` unless the program set it): declared-outputs.ts. The build fails if the declaration and the
- * class's declarations differ.
- */
-export const DATABASE_OUTPUTS = Object.keys(DATABASE.outputs) as (keyof typeof DATABASE.outputs)[];
+const databaseProvider = loadingProvider(
+  () => require("pulumi-neon-dynamic/provider/database/impl") as typeof import("./impl"),
+  (impl) => impl.deleteDatabase,
+);
 
 /** A Postgres database of a branch. Destroying it deletes the database and its data. */
 export class Database extends pulumi.dynamic.Resource {
@@ -70,7 +53,7 @@ export class Database extends pulumi.dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(databaseProvider, name, { ...everyOutput(DATABASE_OUTPUTS), ...args }, opts, "neon", "Database");
+    super(databaseProvider, name, constructedWith(DATABASE.outputs, args), opts, "neon", "Database");
   }
 }
 

@@ -181,9 +181,9 @@ describe("Project's bodies, outputs and protection", () => {
   });
 
   it("deletionProtection brings Pulumi's protect unless it is false or the program chose", () => {
-    expect(withDeletionProtection({}, undefined, []).protect).toBe(true);
-    expect(withDeletionProtection({ deletionProtection: false }, undefined, []).protect).toBeUndefined();
-    expect(withDeletionProtection({}, { protect: false }, []).protect).toBe(false);
-    expect(withDeletionProtection({}, { retainOnDelete: true }, []).protect).toBeUndefined();
+    expect(withDeletionProtection({}, {}).protect).toBe(true);
+    expect(withDeletionProtection({ deletionProtection: false }, {}).protect).toBeUndefined();
+    expect(withDeletionProtection({}, { protect: false }).protect).toBe(false);
+    expect(withDeletionProtection({}, { retainOnDelete: true }).protect).toBeUndefined();
   });
 });

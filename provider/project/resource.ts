@@ -1,14 +1,12 @@
 /**
- * The Project resource: a Neon project with its default branch, compute, role and database.
- *
- * The provider object below is what Pulumi serializes into `__provider`: it holds no API logic, no client and no
- * secret; each method loads the installed implementation by package name at call time. `rolePassword`,
+ * The Project resource: a Neon project with its default branch, compute, role and database. `rolePassword`,
  * `connectionUri` and `connectionUriPooled` are registered with `additionalSecretOutputs`, so the engine encrypts them
- * in state whatever the program does with them.
+ * in state whatever the program does with them. The provider object and the constructed properties come from
+ * shared/dynamic-class.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { secretOutputs } from "../shared/declaration";
-import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+import { loadingProvider, constructedWith, withSecretOutputs } from "../shared/dynamic-class";
+import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 import { PROJECT } from "./declaration";
 
 /** The default compute's sizes and autosuspend (OpenAPI DefaultEndpointSettings). */
@@ -58,25 +56,10 @@ export interface ProjectArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const projectProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => impl().configure(req),
-  check: (olds, news) => impl().check(olds, news),
-  diff: (id, olds, news) => impl().diff(id, olds, news),
-  create: (inputs) => impl().create(inputs),
-  read: (id, props) => impl().read(id, props),
-  update: (id, olds, news) => impl().update(id, olds, news),
-  delete: (id, props) => impl().deleteProject(id, props),
-};
-
-function impl(): typeof import("./impl") {
-  return require("pulumi-neon-dynamic/provider/project/impl");
-}
-
-/** The outputs the engine encrypts in state (`rolePassword`, `connectionUri`, `connectionUriPooled`). */
-const PROJECT_SECRETS = secretOutputs(PROJECT);
-
-/** Every output the Project class declares, in the order declared (shared/declared-outputs.ts). */
-export const PROJECT_OUTPUTS = Object.keys(PROJECT.outputs) as (keyof typeof PROJECT.outputs)[];
+const projectProvider = loadingProvider(
+  () => require("pulumi-neon-dynamic/provider/project/impl") as typeof import("./impl"),
+  (impl) => impl.deleteProject,
+);
 
 /** A Neon project. Destroying it deletes every branch, compute, role and database in it (refused while protected). */
 export class Project extends pulumi.dynamic.Resource {
@@ -114,9 +97,9 @@ export class Project extends pulumi.dynamic.Resource {
   declare readonly resourceName: pulumi.Output<string>;
 
   constructor(name: string, args: ProjectArgs, opts?: pulumi.CustomResourceOptions) {
-    const secrets = [...(opts?.additionalSecretOutputs ?? []), ...PROJECT_SECRETS];
-    const props = { ...everyOutput(PROJECT_OUTPUTS), ...args, resourceName: name };
-    super(projectProvider, name, props, withDeletionProtection(args, opts, secrets), "neon", "Project");
+    const props = constructedWith(PROJECT.outputs, args, { resourceName: name });
+    const options = withDeletionProtection(args, withSecretOutputs(opts, PROJECT));
+    super(projectProvider, name, props, options, "neon", "Project");
     // The id, not the output of the same value: in an update's preview the engine gives a dynamic resource's new
     // inputs as its outputs, so an output no input sets is unknown there (branch/resource.ts says the same).
     (this as { projectId: pulumi.Output<string> }).projectId = this.id;
@@ -131,12 +114,10 @@ export class Project extends pulumi.dynamic.Resource {
  */
 export function withDeletionProtection(
   args: Pick<ProjectArgs, "deletionProtection">,
-  opts: pulumi.CustomResourceOptions | undefined,
-  secrets: string[],
+  opts: pulumi.CustomResourceOptions,
 ): pulumi.CustomResourceOptions {
-  const options = { ...opts, additionalSecretOutputs: secrets };
-  if (args.deletionProtection === false || opts?.protect !== undefined || opts?.retainOnDelete === true) return options;
-  return { ...options, protect: true };
+  if (args.deletionProtection === false || opts.protect !== undefined || opts.retainOnDelete === true) return opts;
+  return { ...opts, protect: true };
 }
 
 /** Compiles only while the declaration's outputs are exactly the Outputs the Project class declares. */

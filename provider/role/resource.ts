@@ -1,14 +1,12 @@
 /**
- * The Role resource: a Postgres role of a branch, with its password kept as a secret.
- *
- * The provider object below is what Pulumi serializes into `__provider`: it holds no API logic, no client and no
- * secret; each method loads the installed implementation by package name at call time. `password` is registered with
- * `additionalSecretOutputs`, so the engine encrypts it in state whatever the program does with it.
+ * The Role resource: a Postgres role of a branch, with its password kept as a secret (`password` is registered with
+ * `additionalSecretOutputs`, so the engine encrypts it in state whatever the program does with it). The provider object
+ * and the constructed properties come from shared/dynamic-class.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ROLE } from "./declaration";
-import { secretOutputs } from "../shared/declaration";
-import { everyOutput, type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
+import { loadingProvider, constructedWith, withSecretOutputs } from "../shared/dynamic-class";
+import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
 /** Inputs of a Role. */
 export interface RoleArgs {
@@ -45,29 +43,10 @@ export interface RoleArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const roleProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => impl().configure(req),
-  check: (olds, news) => impl().check(olds, news),
-  diff: (id, olds, news) => impl().diff(id, olds, news),
-  create: (inputs) => impl().create(inputs),
-  read: (id, props) => impl().read(id, props),
-  update: (id, olds, news) => impl().update(id, olds, news),
-  delete: (id, props) => impl().deleteRole(id, props),
-};
-
-function impl(): typeof import("./impl") {
-  return require("pulumi-neon-dynamic/provider/role/impl");
-}
-
-/** The outputs the engine encrypts in state whatever the program does with them (`password`). */
-const ROLE_SECRETS = secretOutputs(ROLE);
-
-/**
- * Every output the Role class declares, in the order declared, each passed to the engine (`undefined` unless the
- * program set it) so that each is an Output whether or not the program set it (declared-outputs.ts). The build fails
- * if the declaration's outputs and the class's declarations differ (`_EveryRoleOutputListed` below).
- */
-export const ROLE_OUTPUTS = Object.keys(ROLE.outputs) as (keyof typeof ROLE.outputs)[];
+const roleProvider = loadingProvider(
+  () => require("pulumi-neon-dynamic/provider/role/impl") as typeof import("./impl"),
+  (impl) => impl.deleteRole,
+);
 
 /** A Postgres role of a branch. Destroying it deletes the role (refused while it owns a database). */
 export class Role extends pulumi.dynamic.Resource {
@@ -92,15 +71,7 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...ROLE_SECRETS];
-    super(
-      roleProvider,
-      name,
-      { ...everyOutput(ROLE_OUTPUTS), ...args },
-      { ...opts, additionalSecretOutputs: secretOutputs },
-      "neon",
-      "Role",
-    );
+    super(roleProvider, name, constructedWith(ROLE.outputs, args), withSecretOutputs(opts, ROLE), "neon", "Role");
   }
 }
 

@@ -5,20 +5,15 @@
  * engine against the emulator; `db.regionId.apply(…)` used to throw there (regionId was undefined at run time).
  *
  * The declared outputs are read from the class declarations (TypeScript compiler API) and must be the names
- * schema.json lists as the resource's outputs, and the names the class registers (COMPUTE_OUTPUTS, API_KEY_OUTPUTS,
- * BRANCH_OUTPUTS, ROLE_OUTPUTS, DATABASE_OUTPUTS, PROJECT_OUTPUTS).
+ * schema.json lists as the resource's outputs, and the names the class registers (its declaration's outputs:
+ * shared/dynamic-class.ts constructedWith).
  */
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Branch, Compute, Database, Role } from "../../provider";
-import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
-import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
-import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
-import { DATABASE_OUTPUTS } from "../../provider/database/resource";
-import { PROJECT_OUTPUTS } from "../../provider/project/resource";
-import { ROLE_OUTPUTS } from "../../provider/role/resource";
+import { DECLARATIONS } from "../../provider/declarations";
 import { API_KEY, COMPUTE, neonWorld, NeonWorld, ok, ops, outputs, REPO_ROOT } from "./world";
 
 /** An output as the class declares it; `nullable`: its type admits undefined or null. */
@@ -48,14 +43,18 @@ function declaredOutputs(file: string, className: string): Declared[] {
   });
 }
 
+/** The outputs a class registers: its declaration's, each passed as a property (shared/dynamic-class.ts). */
+const registered = (name: string): string[] =>
+  Object.keys(DECLARATIONS.find((declaration) => declaration.name === name)!.outputs);
+
 const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
 const RESOURCES = {
-  Compute: { file: "provider/compute/resource.ts", token: "neon:index:Compute", registered: COMPUTE_OUTPUTS },
-  ApiKey: { file: "provider/api-key/resource.ts", token: "neon:index:ApiKey", registered: API_KEY_OUTPUTS },
-  Branch: { file: "provider/branch/resource.ts", token: "neon:index:Branch", registered: BRANCH_OUTPUTS },
-  Role: { file: "provider/role/resource.ts", token: "neon:index:Role", registered: ROLE_OUTPUTS },
-  Database: { file: "provider/database/resource.ts", token: "neon:index:Database", registered: DATABASE_OUTPUTS },
-  Project: { file: "provider/project/resource.ts", token: "neon:index:Project", registered: PROJECT_OUTPUTS },
+  Compute: { file: "provider/compute/resource.ts", token: "neon:index:Compute", registered: registered("Compute") },
+  ApiKey: { file: "provider/api-key/resource.ts", token: "neon:index:ApiKey", registered: registered("ApiKey") },
+  Branch: { file: "provider/branch/resource.ts", token: "neon:index:Branch", registered: registered("Branch") },
+  Role: { file: "provider/role/resource.ts", token: "neon:index:Role", registered: registered("Role") },
+  Database: { file: "provider/database/resource.ts", token: "neon:index:Database", registered: registered("Database") },
+  Project: { file: "provider/project/resource.ts", token: "neon:index:Project", registered: registered("Project") },
 };
 const BRANCH = "pulumi-nodejs:dynamic/neon:Branch";
 const ROLE = "pulumi-nodejs:dynamic/neon:Role";

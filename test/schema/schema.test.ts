@@ -12,11 +12,11 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Branch, Compute, Database, Project, Role } from "../../provider";
-import { API_KEY_OUTPUTS } from "../../provider/api-key/resource";
-import { BRANCH_OUTPUTS } from "../../provider/branch/resource";
-import { COMPUTE_OUTPUTS } from "../../provider/compute/resource";
-import { DATABASE_OUTPUTS } from "../../provider/database/resource";
-import { ROLE_OUTPUTS } from "../../provider/role/resource";
+import { API_KEY } from "../../provider/api-key/declaration";
+import { BRANCH } from "../../provider/branch/declaration";
+import { COMPUTE } from "../../provider/compute/declaration";
+import { DATABASE } from "../../provider/database/declaration";
+import { ROLE } from "../../provider/role/declaration";
 import { CONFIG_KEYS } from "../../client";
 import { REPO_ROOT } from "../plugin/world";
 
@@ -242,7 +242,7 @@ describe("schema.json agrees with the TypeScript surface", () => {
     );
   });
 
-  it("ApiKey's scope: orgId and projectId are optional inputs, projectId an output, as is every API_KEY_OUTPUTS name", () => {
+  it("ApiKey's scope: orgId and projectId are optional inputs, projectId an output, as is every API_KEY.outputs name", () => {
     expect(schemaMembers(apiKey.inputProperties, apiKey.requiredInputs)).toMatchObject({
       orgId: { kind: "string", optional: true },
       projectId: { kind: "string", optional: true },
@@ -252,35 +252,35 @@ describe("schema.json agrees with the TypeScript surface", () => {
       orgId: { kind: "string", optional: true },
       projectId: { kind: "string", optional: true },
     });
-    for (const name of API_KEY_OUTPUTS) expect(Object.keys(apiKey.properties)).toContain(name);
+    for (const name of Object.keys(API_KEY.outputs)) expect(Object.keys(apiKey.properties)).toContain(name);
   });
 
-  it("Branch inputs and outputs match BranchArgs and the class, every BRANCH_OUTPUTS name an output", () => {
+  it("Branch inputs and outputs match BranchArgs and the class, every BRANCH.outputs name an output", () => {
     expect(schemaMembers(branch.inputProperties, branch.requiredInputs)).toEqual(
       interfaceMembers("provider/branch/resource.ts", "BranchArgs"),
     );
     expect(schemaMembers(branch.properties, branch.required)).toEqual(
       outputMembers("provider/branch/resource.ts", "Branch"),
     );
-    expect(Object.keys(branch.properties)).toEqual([...BRANCH_OUTPUTS]);
+    expect(Object.keys(branch.properties)).toEqual([...Object.keys(BRANCH.outputs)]);
   });
 
-  it("Role inputs and outputs match RoleArgs and the class, every ROLE_OUTPUTS name an output", () => {
+  it("Role inputs and outputs match RoleArgs and the class, every ROLE.outputs name an output", () => {
     expect(schemaMembers(role.inputProperties, role.requiredInputs)).toEqual(
       interfaceMembers("provider/role/resource.ts", "RoleArgs"),
     );
     expect(schemaMembers(role.properties, role.required)).toEqual(outputMembers("provider/role/resource.ts", "Role"));
-    expect(Object.keys(role.properties)).toEqual([...ROLE_OUTPUTS]);
+    expect(Object.keys(role.properties)).toEqual([...Object.keys(ROLE.outputs)]);
   });
 
-  it("Database inputs and outputs match DatabaseArgs and the class, every DATABASE_OUTPUTS name an output", () => {
+  it("Database inputs and outputs match DatabaseArgs and the class, every DATABASE.outputs name an output", () => {
     expect(schemaMembers(database.inputProperties, database.requiredInputs)).toEqual(
       interfaceMembers("provider/database/resource.ts", "DatabaseArgs"),
     );
     expect(schemaMembers(database.properties, database.required)).toEqual(
       outputMembers("provider/database/resource.ts", "Database"),
     );
-    expect(Object.keys(database.properties)).toEqual([...DATABASE_OUTPUTS]);
+    expect(Object.keys(database.properties)).toEqual([...Object.keys(DATABASE.outputs)]);
   });
 
   it("getRolePassword inputs and result match GetRolePasswordArgs and GetRolePasswordResult", () => {
@@ -327,10 +327,10 @@ describe("schema.json agrees with the TypeScript surface", () => {
   });
 
   it.each([
-    ["BranchInfo", "get-branch.ts", BRANCH_OUTPUTS as readonly string[]],
-    ["ComputeInfo", "get-computes.ts", COMPUTE_OUTPUTS as readonly string[]],
-    ["RoleInfo", "get-roles.ts", ROLE_OUTPUTS as readonly string[]],
-    ["DatabaseInfo", "get-databases.ts", DATABASE_OUTPUTS as readonly string[]],
+    ["BranchInfo", "get-branch.ts", Object.keys(BRANCH.outputs)],
+    ["ComputeInfo", "get-computes.ts", Object.keys(COMPUTE.outputs)],
+    ["RoleInfo", "get-roles.ts", Object.keys(ROLE.outputs)],
+    ["DatabaseInfo", "get-databases.ts", Object.keys(DATABASE.outputs)],
   ])(
     "a lookup's %s is its TypeScript interface, its fields the resource's outputs in their order",
     (type, file, outputs) => {
@@ -345,10 +345,15 @@ describe("schema.json agrees with the TypeScript surface", () => {
   it("a lookup's element leaves out the provider's own records and the secrets, and nothing else", () => {
     const left = (type: string, outputs: readonly string[]) =>
       outputs.filter((name) => !(name in schema.types[`neon:index:${type}`].properties));
-    expect(left("BranchInfo", BRANCH_OUTPUTS)).toEqual(["resetTriggers", "adoptId", "resourceName"]);
-    expect(left("ComputeInfo", COMPUTE_OUTPUTS)).toEqual(["restartTriggers", "adoptId", "resourceName", "ownerTag"]);
-    expect(left("RoleInfo", ROLE_OUTPUTS)).toEqual(["passwordTriggers", "password", "adoptId"]);
-    expect(left("DatabaseInfo", DATABASE_OUTPUTS)).toEqual(["adoptId"]);
+    expect(left("BranchInfo", Object.keys(BRANCH.outputs))).toEqual(["resetTriggers", "adoptId", "resourceName"]);
+    expect(left("ComputeInfo", Object.keys(COMPUTE.outputs))).toEqual([
+      "restartTriggers",
+      "adoptId",
+      "resourceName",
+      "ownerTag",
+    ]);
+    expect(left("RoleInfo", Object.keys(ROLE.outputs))).toEqual(["passwordTriggers", "password", "adoptId"]);
+    expect(left("DatabaseInfo", Object.keys(DATABASE.outputs))).toEqual(["adoptId"]);
   });
 
   it("enums list exactly the literal values the TypeScript types allow", () => {
