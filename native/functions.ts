@@ -21,7 +21,7 @@ import { projectIdProblem } from "../provider/functions/lookup";
 import { argsProblem, GetRolePasswordArgs, revealRolePassword } from "../provider/functions/get-role-password";
 import type { NeonClient } from "../client";
 import { client } from "../provider/shared/runtime";
-import { currentSettings, keySetting } from "../provider/shared/hints";
+import { currentSettings, keySetting } from "../provider/shared/settings-advice";
 import { Answered, unimplemented } from "./errors";
 import { receive, redactSecrets, send } from "./wire";
 

@@ -15,13 +15,14 @@
  *   refresh rebuilds the same strings and the preview after an `up` shows nothing (kislerdm#179).
  */
 import type { NeonClient, ProjectCreate, ProjectDetail, ProjectUpdate } from "../../client";
-import { formatConnectionUri } from "../connection/connection-uri";
+import { formatConnectionUri, poolerHost } from "../connection/connection-uri";
 import * as adoption from "../shared/adoption";
 import { apiBody, outputsFrom, planChange } from "../shared/declaration";
 import { errorKind, found } from "../shared/errors";
 import { recordedAsItIs } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 import { PROJECT } from "./declaration";
+import { ADOPTABLE, lostCreate } from "./refusal";
 import { DEFAULT_ENDPOINT_SETTINGS } from "./values";
 
 type Props = Record<string, unknown>;
@@ -57,10 +58,6 @@ export interface Defaults {
   databaseName?: string;
   password?: string;
 }
-
-/** The pooled host: `-pooler` after the compute id (api.md, Ids). */
-const poolerHost = (id: string, host: string) =>
-  host.startsWith(`${id}.`) ? `${id}-pooler${host.slice(id.length)}` : host;
 
 /** Every output of a project: its record, its default objects, the connection strings, and the provider's records. */
 export function toOutputs(project: ProjectDetail, defaults: Defaults, records: Props): Props {
@@ -159,18 +156,9 @@ async function defaultDatabase(
 const idOf = (database: { id: number } | undefined): string | undefined =>
   database === undefined ? undefined : String(database.id);
 
-const CREATE_FIELDS = [
-  "name",
-  "regionId",
-  "pgVersion",
-  "orgId",
-  "historyRetentionSeconds",
-  "defaultEndpointSettings",
-  "branch",
-];
-
 export async function createProject(inputs: Props): Promise<{ id: string; outs: Props }> {
-  const body = apiBody(PROJECT, inputs, CREATE_FIELDS) as ProjectCreate;
+  // Every input with an API field (`settings` has its own shape: settingsBody).
+  const body = apiBody(PROJECT, inputs, Object.keys(PROJECT.inputs)) as ProjectCreate;
   const settings = settingsBody(inputs.settings);
   if (settings) body.settings = settings;
   try {
@@ -189,23 +177,9 @@ export async function createProject(inputs: Props): Promise<{ id: string; outs: 
   }
 }
 
-/** A create whose answer was lost: it may have made a project, which nothing can tell from another (see above). */
-function lostCreate(inputs: Props, error: unknown): Error {
-  return new Error(
-    `The answer to the create of project ${JSON.stringify(inputs.name)} was lost (${(error as Error).message}): ` +
-      `the project may have been made. Look for it in the Neon console (or neonctl projects list); if it is there, ` +
-      `set adoptId to its id and run pulumi up again (then remove adoptId), else run pulumi up again.`,
-    { cause: error },
-  );
-}
-
 /** The PATCH body of the changed `properties` (settings and defaults with the fields the program sets). */
 function patchBody(news: Props, properties: string[]): ProjectUpdate {
-  const body = apiBody(
-    PROJECT,
-    news,
-    properties.filter((p) => p !== "settings"),
-  ) as ProjectUpdate;
+  const body = apiBody(PROJECT, news, properties) as ProjectUpdate; // settings has no API field: its own shape
   if (properties.includes("settings")) body.settings = settingsBody(news.settings);
   return body;
 }
@@ -243,16 +217,6 @@ export async function updateProject(id: string, olds: Props, news: Props): Promi
   return readProject(id, records, olds);
 }
 
-/** How adoption's messages speak of a project. */
-const ADOPTABLE: adoption.Adoptable = {
-  type: "Project",
-  kind: "project",
-  adopting: () =>
-    "where its name, history retention, settings or default compute settings differ from the program's, adopting " +
-    "changes them (with name left out, it keeps its name; another region, Postgres version, organization or default " +
-    "branch names are refused)",
-};
-
 /** Takes the project `inputs.adoptId` under management (again, for a replacement: shared/adoption.ts). */
 export async function adoptProject(inputs: Props): Promise<{ id: string; outs: Props }> {
   const id = String(inputs.adoptId);
@@ -273,14 +237,6 @@ export async function adoptProject(inputs: Props): Promise<{ id: string; outs: P
   const outs = plan.by.update.length > 0 ? await updateProject(id, current, inputs) : current;
   return { id, outs };
 }
-
-/** What Check says about `adoptId` (shared/adoption.ts). */
-export const adoptionWarnings = (olds: Props, news: Props): string[] =>
-  adoption.adoptionWarnings(ADOPTABLE, olds, news);
-
-/** Why Delete leaves the project `id` on the service, or undefined to delete it. */
-export const keptOnDelete = (id: string, label: string, props: Props): string | undefined =>
-  adoption.keptAdopted(ADOPTABLE, id, label, props);
 
 /** Whether the project `id` is gone: the account's list (searched by id) answers without it. */
 export async function projectListedNot(id: string): Promise<boolean> {

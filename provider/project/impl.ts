@@ -12,18 +12,24 @@ import { deleteUnlessGone, explainGone, ProjectObject, readOrGone } from "../sha
 import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
 import {
-  adoptionWarnings,
   adoptProject,
   createProject,
   defined,
-  keptOnDelete,
   projectListedNot,
   readProject,
   recordsOf,
   updateProject,
 } from "./changes";
 import { PROJECT } from "./declaration";
-import { branchChangeError, changeWarnings, checkProjectChange, projectLabel, protectedDelete } from "./refusal";
+import {
+  adoptionWarnings,
+  branchChangeError,
+  changeWarnings,
+  checkProjectChange,
+  keptOnDelete,
+  projectLabel,
+  protectedDelete,
+} from "./refusal";
 
 type Props = Record<string, unknown>;
 

@@ -4,6 +4,7 @@
  * off), the preview's warnings (a restart of the default compute, computes suspended, a replacement's loss) and the
  * refusal of a change of the names a project sets at creation only. Pure: no request, no credentials.
  */
+import * as adoption from "../shared/adoption";
 import { sameSuspendTimeout, sizePairProblem } from "../shared/sizes";
 import { stableJson } from "../shared/stable-json";
 import { isUnknown } from "../shared/unknown";
@@ -154,5 +155,33 @@ export function protectedDelete(id: string, props: Props): string {
     `${projectLabel(id, props)} was not deleted: deletionProtection is true, and deleting a project deletes every ` +
     `branch, compute, role and database in it. Set deletionProtection: false in the program and run pulumi up (it ` +
     `sends nothing), then destroy or remove it (${DOCS}).`
+  );
+}
+
+/** How adoption's messages speak of a project. */
+export const ADOPTABLE: adoption.Adoptable = {
+  type: "Project",
+  kind: "project",
+  adopting: () =>
+    "where its name, history retention, settings or default compute settings differ from the program's, adopting " +
+    "changes them (with name left out, it keeps its name; another region, Postgres version, organization or default " +
+    "branch names are refused)",
+};
+
+/** What Check says about `adoptId` (shared/adoption.ts). */
+export const adoptionWarnings = (olds: Props, news: Props): string[] =>
+  adoption.adoptionWarnings(ADOPTABLE, olds, news);
+
+/** Why Delete leaves the project `id` on the service, or undefined to delete it. */
+export const keptOnDelete = (id: string, label: string, props: Props): string | undefined =>
+  adoption.keptAdopted(ADOPTABLE, id, label, props);
+
+/** A create whose answer was lost: it may have made a project, which nothing can tell from another (changes.ts). */
+export function lostCreate(inputs: Props, error: unknown): Error {
+  return new Error(
+    `The answer to the create of project ${JSON.stringify(inputs.name)} was lost (${(error as Error).message}): ` +
+      `the project may have been made. Look for it in the Neon console (or neonctl projects list); if it is there, ` +
+      `set adoptId to its id and run pulumi up again (then remove adoptId), else run pulumi up again.`,
+    { cause: error },
   );
 }

@@ -1,5 +1,6 @@
 import { NeonError } from "../../client";
-import { authHint, hintFor, Settings, Situation, urlPathHint, withHints } from "./hints";
+import { hintFor, Situation, withHints } from "./hints";
+import { authHint, Settings, urlPathHint } from "./settings-advice";
 import { configure } from "./runtime";
 
 const ORG = "org-morning-bread-81040908";

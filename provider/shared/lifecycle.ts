@@ -17,7 +17,7 @@
 type Props = Record<string, unknown>;
 import type * as pulumi from "@pulumi/pulumi";
 import { errorKind, resendWhileUnknown, ResourceInitError } from "./errors";
-import { currentSettings, keySetting } from "./hints";
+import { currentSettings, keySetting } from "./settings-advice";
 import { client } from "./runtime";
 
 /** An object of a project, as the lifecycle's messages name it. */
