@@ -4,11 +4,10 @@
  * for the provider's records (lookup.ts). A branch id or name the project lacks is named, with the project; a project
  * that does not answer is said. Run in the program; the native Invoke calls `lookUpBranch` / `listBranches`.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { AnnotatedBranch, NeonClient } from "../../client";
 import { BRANCH } from "../branch/declaration";
 import { toOutputs } from "../branch/state";
-import { programClient, programKeySetting, outputOf } from "../shared/program-client";
+import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 type Props = Record<string, unknown>;
@@ -52,11 +51,7 @@ export interface GetBranchArgs {
 }
 
 /** The arguments of getBranchOutput: each may be an Output. */
-export interface GetBranchOutputArgs {
-  projectId: pulumi.Input<string>;
-  branchId?: pulumi.Input<string>;
-  name?: pulumi.Input<string>;
-}
+export type GetBranchOutputArgs = InputsOf<GetBranchArgs>;
 
 export interface GetBranchesArgs {
   /** The project whose branches to list. */
@@ -64,9 +59,7 @@ export interface GetBranchesArgs {
 }
 
 /** The arguments of getBranchesOutput: each may be an Output. */
-export interface GetBranchesOutputArgs {
-  projectId: pulumi.Input<string>;
-}
+export type GetBranchesOutputArgs = InputsOf<GetBranchesArgs>;
 
 export interface GetBranchesResult {
   /** Every branch of the project, newest first (the service's order by creation time). */
@@ -96,24 +89,16 @@ export function branchArgsProblem(args: Props): string | undefined {
 }
 
 /** One branch of a project, by id or by name. */
-export function getBranch(args: GetBranchArgs): Promise<BranchInfo> {
-  return lookUpBranch(programClient(), args, programKeySetting());
-}
+export const getBranch = inProgram(lookUpBranch);
 
 /** getBranch for inputs that are Outputs. */
-export function getBranchOutput(args: GetBranchOutputArgs): pulumi.Output<BranchInfo> {
-  return outputOf(args, getBranch);
-}
+export const getBranchOutput = (args: GetBranchOutputArgs) => outputOf(args, getBranch);
 
 /** Every branch of a project, every page of its list. */
-export function getBranches(args: GetBranchesArgs): Promise<GetBranchesResult> {
-  return listBranches(programClient(), args, programKeySetting());
-}
+export const getBranches = inProgram(listBranches);
 
 /** getBranches for inputs that are Outputs. */
-export function getBranchesOutput(args: GetBranchesOutputArgs): pulumi.Output<GetBranchesResult> {
-  return outputOf(args, getBranches);
-}
+export const getBranchesOutput = (args: GetBranchesOutputArgs) => outputOf(args, getBranches);
 
 /** getBranch with a given client (`key` names its key's setting, for messages). */
 export function lookUpBranch(client: NeonClient, args: GetBranchArgs, key = "neon:apiKey"): Promise<BranchInfo> {

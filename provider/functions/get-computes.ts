@@ -5,12 +5,11 @@
  * Neither list is paged (OpenAPI: `EndpointsResponse`, no cursor). A branch the project lacks is named; a project that
  * does not answer is said. Runs in the program; the native Invoke calls `listComputes`.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { Endpoint, NeonClient } from "../../client";
 import { COMPUTE } from "../compute/declaration";
 import { ApiEndpoint, toOutputs } from "../compute/outputs";
 import type { PreloadLibraries } from "../compute/resource";
-import { programClient, programKeySetting, outputOf } from "../shared/program-client";
+import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 /** A compute as a lookup gives it: a Compute resource's outputs, but for the provider's records. */
@@ -54,10 +53,7 @@ export interface GetComputesArgs {
 }
 
 /** The arguments of getComputesOutput: each may be an Output. */
-export interface GetComputesOutputArgs {
-  projectId: pulumi.Input<string>;
-  branchId?: pulumi.Input<string>;
-}
+export type GetComputesOutputArgs = InputsOf<GetComputesArgs>;
 
 export interface GetComputesResult {
   /** The computes of the project, or of the branch. */
@@ -65,14 +61,10 @@ export interface GetComputesResult {
 }
 
 /** The computes of a project, or of one of its branches. */
-export function getComputes(args: GetComputesArgs): Promise<GetComputesResult> {
-  return listComputes(programClient(), args, programKeySetting());
-}
+export const getComputes = inProgram(listComputes);
 
 /** getComputes for inputs that are Outputs. */
-export function getComputesOutput(args: GetComputesOutputArgs): pulumi.Output<GetComputesResult> {
-  return outputOf(args, getComputes);
-}
+export const getComputesOutput = (args: GetComputesOutputArgs) => outputOf(args, getComputes);
 
 /** The problem with getComputes' arguments: a project id, and a branch id if given. */
 export const computesArgsProblem = (args: Record<string, unknown>) =>

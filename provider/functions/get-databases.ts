@@ -4,10 +4,9 @@
  * the project lacks is named; a project that does not answer is said. Runs in the program; the native Invoke calls
  * `listDatabases`.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { DATABASE, toOutputs } from "../database/declaration";
-import { programClient, programKeySetting, outputOf } from "../shared/program-client";
+import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { checked, lookedUp, reading } from "./lookup";
 import { branchListArgsProblem } from "./get-roles";
 
@@ -30,10 +29,7 @@ export interface GetDatabasesArgs {
 }
 
 /** The arguments of getDatabasesOutput: each may be an Output. */
-export interface GetDatabasesOutputArgs {
-  projectId: pulumi.Input<string>;
-  branchId: pulumi.Input<string>;
-}
+export type GetDatabasesOutputArgs = InputsOf<GetDatabasesArgs>;
 
 export interface GetDatabasesResult {
   /** The branch's databases. */
@@ -41,14 +37,10 @@ export interface GetDatabasesResult {
 }
 
 /** The databases of a branch. */
-export function getDatabases(args: GetDatabasesArgs): Promise<GetDatabasesResult> {
-  return listDatabases(programClient(), args, programKeySetting());
-}
+export const getDatabases = inProgram(listDatabases);
 
 /** getDatabases for inputs that are Outputs. */
-export function getDatabasesOutput(args: GetDatabasesOutputArgs): pulumi.Output<GetDatabasesResult> {
-  return outputOf(args, getDatabases);
-}
+export const getDatabasesOutput = (args: GetDatabasesOutputArgs) => outputOf(args, getDatabases);
 
 /** getDatabases with a given client (`key` names its key's setting, for messages). */
 export function listDatabases(

@@ -5,12 +5,11 @@
  * project that does not answer is said, with what else Neon's 404 may mean. Runs in the program (credentials as getProjects resolves them); the native plugin's Invoke calls
  * `lookUpProject` with its configured client.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { OutputRow, outputsFrom, reported } from "../shared/declaration";
 import { PROJECT } from "../project/declaration";
 import { projectAsItIs, toOutputs } from "../project/changes";
-import { programClient, programKeySetting, outputOf } from "../shared/program-client";
+import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { checked, lookedUp, lookupRows, projectIdProblem, reading } from "./lookup";
 
 export interface GetProjectArgs {
@@ -19,9 +18,7 @@ export interface GetProjectArgs {
 }
 
 /** The arguments of getProjectOutput: each may be an Output. */
-export interface GetProjectOutputArgs {
-  projectId: pulumi.Input<string>;
-}
+export type GetProjectOutputArgs = InputsOf<GetProjectArgs>;
 
 /**
  * A project as the Project resource names its outputs (its default objects' ids and names included, no secret), then
@@ -78,14 +75,10 @@ const SERVICE_FIELDS: Record<string, OutputRow> = {
 export const PROJECT_FIELDS: Record<string, OutputRow> = { ...lookupRows(PROJECT), ...SERVICE_FIELDS };
 
 /** The project `projectId`: its fields and its default objects. */
-export function getProject(args: GetProjectArgs): Promise<GetProjectResult> {
-  return lookUpProject(programClient(), args, programKeySetting());
-}
+export const getProject = inProgram(lookUpProject);
 
 /** getProjectOutput: getProject for inputs that are Outputs. */
-export function getProjectOutput(args: GetProjectOutputArgs): pulumi.Output<GetProjectResult> {
-  return outputOf(args, getProject);
-}
+export const getProjectOutput = (args: GetProjectOutputArgs) => outputOf(args, getProject);
 
 /** getProject with a given client (the native plugin's: `key` names its key's setting, for messages). */
 export function lookUpProject(

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NeonClient, NeonError, Project } from "../../client";
-import { programClient, outputOf } from "../shared/program-client";
+import { type InputsOf, outputOf, programClient } from "../shared/program-client";
 
 export interface GetProjectsArgs {
   /** Only projects whose name or id contains this text. */
@@ -56,10 +56,7 @@ export async function listProjects(client: NeonClient, args: GetProjectsArgs): P
 }
 
 /** The arguments of getProjectsOutput: each may be an Output. */
-export interface GetProjectsOutputArgs {
-  search?: pulumi.Input<string>;
-  orgId?: pulumi.Input<string>;
-}
+export type GetProjectsOutputArgs = InputsOf<GetProjectsArgs>;
 
 /** getProjects for inputs that are Outputs. */
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}): pulumi.Output<GetProjectsResult> {

@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BRANCH_ID, BRANCH_ID_SHAPE, PROJECT_ID, PROJECT_ID_SHAPE } from "../shared/ids";
 import type { NeonClient } from "../../client";
-import { programClient, programKeySetting, outputOf } from "../shared/program-client";
+import { type InputsOf, outputOf, programClient, programKeySetting } from "../shared/program-client";
 import { errorKind } from "../shared/errors";
 
 export interface GetRolePasswordArgs {
@@ -24,11 +24,7 @@ export interface GetRolePasswordArgs {
 }
 
 /** The arguments of getRolePasswordOutput: each may be an Output. */
-export interface GetRolePasswordOutputArgs {
-  projectId: pulumi.Input<string>;
-  branchId: pulumi.Input<string>;
-  roleName: pulumi.Input<string>;
-}
+export type GetRolePasswordOutputArgs = InputsOf<GetRolePasswordArgs>;
 
 export interface GetRolePasswordResult {
   /** The role's password. Through getRolePasswordOutput, a secret. */

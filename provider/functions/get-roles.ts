@@ -4,10 +4,9 @@
  * records and the password: a list gives none (getRolePassword reads one role's). A branch the project lacks is named;
  * a project that does not answer is said. Runs in the program; the native Invoke calls `listRoles`.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { ROLE, toOutputs } from "../role/declaration";
-import { programClient, programKeySetting, outputOf } from "../shared/program-client";
+import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
 /** A role as a lookup gives it: a Role resource's outputs, but for the provider's records and the password. */
@@ -30,10 +29,7 @@ export interface GetRolesArgs {
 }
 
 /** The arguments of getRolesOutput: each may be an Output. */
-export interface GetRolesOutputArgs {
-  projectId: pulumi.Input<string>;
-  branchId: pulumi.Input<string>;
-}
+export type GetRolesOutputArgs = InputsOf<GetRolesArgs>;
 
 export interface GetRolesResult {
   /** The branch's roles, without passwords. */
@@ -41,14 +37,10 @@ export interface GetRolesResult {
 }
 
 /** The roles of a branch (no passwords: getRolePassword reads one). */
-export function getRoles(args: GetRolesArgs): Promise<GetRolesResult> {
-  return listRoles(programClient(), args, programKeySetting());
-}
+export const getRoles = inProgram(listRoles);
 
 /** getRoles for inputs that are Outputs. */
-export function getRolesOutput(args: GetRolesOutputArgs): pulumi.Output<GetRolesResult> {
-  return outputOf(args, getRoles);
-}
+export const getRolesOutput = (args: GetRolesOutputArgs) => outputOf(args, getRoles);
 
 /** The problem with the arguments of getRoles and getDatabases: a project id and a branch id. */
 export const branchListArgsProblem = (args: Record<string, unknown>) =>

@@ -26,6 +26,15 @@ export function programKeySetting(): string {
   return configured !== undefined && configured.trim() !== "" ? "neon:apiKey" : "NEON_API_KEY";
 }
 
+/** The arguments of a function's Output form: each may be an Output. */
+export type InputsOf<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+
+/** A function as a program calls it: `lookUp` with the program's client, `key` naming the setting its key comes from. */
+export const inProgram =
+  <A, R>(lookUp: (client: NeonClient, args: A, key: string) => Promise<R>) =>
+  (args: A): Promise<R> =>
+    lookUp(programClient(), args, programKeySetting());
+
 /**
  * A function's Output form: `call` of the resolved `args`, whose failure is an error of the same message without stack
  * frames. On Node.js 20.20 the SDK's report of a program's uncaught error (`util.inspect` with colors, @pulumi/pulumi

@@ -40,8 +40,14 @@ function declarationNamed<T extends ts.Node>(file: ts.SourceFile, name: string, 
   return found as unknown as T;
 }
 
-/** Members of an exported interface (the args types). */
+/**
+ * Members of an exported interface (the args types); of `type X = InputsOf<Y>` (an Output form's arguments, each an
+ * Input: shared/program-client.ts), Y's.
+ */
 function interfaceMembers(file: string, name: string): Members {
+  const alias = source(file).statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === name);
+  if (alias && ts.isTypeAliasDeclaration(alias) && isWrapped(alias.type, "InputsOf"))
+    return interfaceMembers(file, alias.type.typeArguments![0].getText());
   const decl = declarationNamed(source(file), name, ts.isInterfaceDeclaration);
   const members: Members = {};
   for (const m of decl.members.filter(ts.isPropertySignature)) {
