@@ -11,13 +11,11 @@ import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { Situation, withHints } from "../shared/hints";
 import { readOrGone } from "../shared/lifecycle";
-import { configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+import { noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime(req.config);
-}
+export { configureProvider as configure } from "../shared/runtime";
 
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);

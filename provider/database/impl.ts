@@ -16,13 +16,11 @@ import { Situation, withHints } from "../shared/hints";
 import { alreadyProven, deleteUnlessGone, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { nameToWrite, readOurs } from "../shared/identity";
-import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
+import { client, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime(req.config);
-}
+export { configureProvider as configure } from "../shared/runtime";
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);

@@ -9,8 +9,7 @@ import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { deleteUnlessGone, explainGone, ProjectObject, readOrGone } from "../shared/lifecycle";
-import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
-import { stableJson } from "../shared/stable-json";
+import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
 import {
   adoptProject,
   createProject,
@@ -33,12 +32,10 @@ import {
 
 type Props = Record<string, unknown>;
 
-/** The inputs this process checked: only a Diff of checked inputs warns (architecture.md, rule 13). */
-const checked = new Set<string>();
+/** The inputs this process checked: only a Diff of checked inputs warns (shared/runtime.ts). */
+const checked = new CheckedInputs();
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime(req.config);
-}
+export { configureProvider as configure } from "../shared/runtime";
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
@@ -46,7 +43,7 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   const replaces = planChange(PROJECT, olds, inputs).by.replace;
   const failures = [...checkInputs(PROJECT, inputs), ...checkProjectChange(olds, inputs, replaces)];
   if (failures.length > 0) return { inputs, failures };
-  checked.add(stableJson(inputs));
+  checked.add(inputs);
   for (const warning of adoptionWarnings(olds, inputs)) warn(warning);
   return { inputs, failures };
 }
@@ -65,7 +62,7 @@ function withDefaultName(olds: Props, news: Props): Props {
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planChange(PROJECT, olds, news);
   if (plan.by.replace.length === 0 && plan.by.refused.length > 0) throw branchChangeError(id, olds, news);
-  if (checked.has(stableJson(news))) {
+  if (checked.has(news)) {
     const resizes = plan.drops.includes("defaultEndpointSettings") && sizesChanged(olds, news);
     for (const warning of changeWarnings(id, olds, news, plan.by.replace, resizes)) warn(warning);
   }

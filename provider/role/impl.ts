@@ -17,23 +17,17 @@ import { Situation, withHints } from "../shared/hints";
 import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
 import { deleteUnlessGone, explainGone, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
-import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
-import { stableJson } from "../shared/stable-json";
+import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { branchConnectionsDrop, isNewBranch, shown } from "../shared/connections";
 
 type Props = Record<string, unknown>;
 
-/**
- * The inputs this process checked: only a Diff of checked inputs plans a change, so only that one warns (the engine's
- * refresh Diff and its delete-before-replace probes come without a Check: architecture.md, rule 13).
- */
-const checked = new Set<string>();
+/** The inputs this process checked: only a Diff of checked inputs warns (shared/runtime.ts). */
+const checked = new CheckedInputs();
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime(req.config);
-}
+export { configureProvider as configure } from "../shared/runtime";
 
 /**
  * Checks the inputs; a create (no old inputs) warns that the branch's connections drop, unless the branch is new
@@ -44,9 +38,8 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
   const failures = checkInputs(ROLE, news);
-  const key = stableJson(news);
-  const recheck = checked.has(key);
-  if (failures.length === 0) checked.add(key);
+  const recheck = checked.has(news);
+  if (failures.length === 0) checked.add(news);
   if (failures.length === 0 && !recheck) {
     const warnings = [
       ...adoptionWarnings(olds, news),
@@ -60,7 +53,7 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
 /** Pure: replace or reset, from the old outputs and the new inputs; warns of what a planned change drops. */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planRoleChange(olds, news);
-  if (checked.has(stableJson(news))) {
+  if (checked.has(news)) {
     if (plan.replaces.length > 0 && typeof olds.adoptId === "string" && olds.adoptId === news.adoptId)
       throw adoptedNotReplaced(id, olds, plan);
     // A replacement that deletes first says that connections drop in its own warning.

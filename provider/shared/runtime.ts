@@ -19,6 +19,7 @@ import {
   resolveConfig,
 } from "../../client";
 import { once } from "./diagnostics";
+import { stableJson } from "./stable-json";
 
 let stackConfig: ConfigSource | undefined;
 /** The explicit provider resource whose inputs configure this process (`new neon.Provider("other", …)`), if one does. */
@@ -35,6 +36,27 @@ let checkedProgram = false;
 export function configure(config: ConfigSource | undefined, provider?: string): void {
   stackConfig = config;
   explicitProvider = provider;
+}
+
+/** Each resource's `configure` (impl.ts re-exports it): the engine's request, its configuration read as above. */
+export async function configureProvider(req: { config?: ConfigSource }): Promise<void> {
+  configure(req.config);
+}
+
+/**
+ * The inputs a resource's Check passed in this process, by value. The engine checks a registration's inputs before it
+ * diffs them for an `up` or a `preview`; the Diff it sends after a refresh's Read (news = the stored inputs) and the
+ * Diffs that probe the dependents of a delete-before-replace come without a Check. Only a Diff of checked inputs plans
+ * a change, so only that one warns (pulumi/pulumi step_generator.go continueStepsFromImport; step.go RefreshStep.Apply).
+ */
+export class CheckedInputs {
+  private readonly seen = new Set<string>();
+  add(inputs: Record<string, unknown>): void {
+    this.seen.add(stableJson(inputs));
+  }
+  has(inputs: Record<string, unknown>): boolean {
+    return this.seen.has(stableJson(inputs));
+  }
 }
 
 /**
