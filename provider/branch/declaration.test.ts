@@ -5,16 +5,8 @@ import { BRANCH } from "./declaration";
 import { checkSeveral } from "./refusal";
 import { withDefaultName } from "./impl";
 import { withServiceProtection } from "./resource";
-import {
-  inputsFromOutputs,
-  originOf,
-  originOfRecord,
-  outputsWith,
-  recordedOutputs,
-  toCreateBody,
-  toOutputs,
-  toPatchFields,
-} from "./state";
+import { toCreateBody, toPatchFields } from "./changes";
+import { inputsFromOutputs, originOf, originOfRecord, outputsWith, recordedOutputs, toOutputs } from "./plan";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };
@@ -193,7 +185,7 @@ describe("toPatchFields", () => {
 describe("outputs", () => {
   it("are the record in camelCase, with the annotations read back and the provider's records", () => {
     const inputs = { projectId: "p", name: "dev", resetTriggers: ["v1"], resourceName: "dev" };
-    const outputs = outputsWith(record, { a: "b" }, inputs, originOf(inputs, "br-main-00000001"));
+    const outputs = outputsWith(record, { a: "b" }, inputs, originOf({ ...inputs, parentId: "br-main-00000001" }));
     expect(outputs).toMatchObject({
       branchId: record.id,
       parentId: "br-main-00000001",

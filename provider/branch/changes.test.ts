@@ -6,7 +6,7 @@
 import * as http from "http";
 import type { AddressInfo } from "net";
 import { configure } from "../shared/runtime";
-import { updateBranch } from "./existing";
+import { updateBranch } from "./changes";
 
 const ID = "br-odd-sun-12345678";
 const PROJECT = "spring-example-302709";
