@@ -1,20 +1,13 @@
 /**
- * A branch created and updated.
- *
- * Create: names are unique in a project, so a name some branch has is refused before anything is created (refusal.ts
- * `nameTaken`; `adoptId` takes a branch on purpose: impl.ts), but for this resource's own old branch in a replacement,
- * renamed out of the way (and back if the create fails). A lost response is settled by the name, free before the
- * create (shared/name-lock.ts, lifecycle.ts `createSettled`): never a duplicate. A branch made but not ready is
- * recorded with its id (ResourceInitError): nothing is orphaned.
- *
- * Update: one PATCH of what changed, then, for a new `resetTriggers` value, a reset from the parent at its head (OpenAPI
- * `restoreProjectBranch` with `source_branch_id` the parent, as neonctl's `branches reset --parent`), refused first
- * where Neon refuses it. A reset moves an expiry to now plus its TTL (Neon docs, Branch expiration): the program's
- * `expiresAt`, still ahead, is sent again. A failed update records the branch as it is (see `failedUpdate`).
+ * A branch created, and updated. A create refuses a name another branch has before sending anything (refusal.ts
+ * `nameTaken`), but for this resource's own old branch in a replacement, renamed out of the way (and back if the create
+ * fails); a lost response is settled by the name (shared/name-lock.ts, lifecycle.ts `createSettled`); a branch made
+ * but not ready is recorded with its id (ResourceInitError), so nothing is orphaned. An update is one PATCH of what
+ * changed, then, for a new `resetTriggers` value, a reset from the parent at its head (OpenAPI `restoreProjectBranch`
+ * with `source_branch_id` the parent, as neonctl's `branches reset --parent` sends).
  */
-import type { Branch, BranchCreateRequest } from "../../client";
+import type { Branch } from "../../client";
 import { randomBytes } from "crypto";
-import { apiBody, programInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
 import { instantOf, sameInstant } from "../shared/instants";
@@ -22,8 +15,16 @@ import { createSettled, recordedAsItIs } from "../shared/lifecycle";
 import { withNameLock } from "../shared/name-lock";
 import { client } from "../shared/runtime";
 import { stableJson } from "../shared/stable-json";
-import { BRANCH } from "./declaration";
-import { Origin, originIn, originOf, outputsWith, planBranchChange, recordedOutputs } from "./plan";
+import {
+  Origin,
+  originIn,
+  originOf,
+  outputsWith,
+  planBranchChange,
+  recordedOutputs,
+  toCreateBody,
+  toPatchFields,
+} from "./plan";
 import {
   annotationsChangeError,
   childrenNamed,
@@ -61,12 +62,6 @@ export async function createBranch(inputs: Props): Promise<Created> {
   });
   if (inputs.annotations === undefined) return { branch, origin };
   return { branch, origin, annotation: await checkedAnnotations(branch, inputs, origin) };
-}
-
-/** The body of POST /projects/{p}/branches for these inputs (parent resolved): only what the program set. */
-export function toCreateBody(inputs: Props, parentId: string | undefined): BranchCreateRequest {
-  const body = apiBody(BRANCH, { ...inputs, parentId }, programInputs(BRANCH));
-  return { branch: {}, ...body } as BranchCreateRequest; // check() validated every field
 }
 
 async function send(inputs: Props, parentId: string | undefined, name: string): Promise<Branch> {
@@ -118,7 +113,7 @@ async function unpark(projectId: string, old: Branch, name: string): Promise<voi
   }
 }
 
-/** A branch that exists (`resourceId` of the error) is recorded with its id; a name taken meanwhile names its holder. */
+/** A branch made (the error's `resourceId`) is recorded with its id; a name taken meanwhile names its holder. */
 async function failedCreate(inputs: Props, name: string, parentId: string | undefined, error: unknown) {
   const projectId = String(inputs.projectId);
   const createdId = createdIdOf(error);
@@ -188,15 +183,6 @@ export async function updateBranch(id: string, olds: Props, news: Props): Promis
   if (plan.reset) branch = await keepExpiry(projectId, id, news, await resetFromParent(projectId, id, olds, branch));
   branch ??= (await client().branches.get(projectId, id)).branch;
   return outputsWith(branch, olds.annotations as Record<string, string> | undefined, news, originIn(olds, branch));
-}
-
-/**
- * The PATCH's `branch` fields for `properties`: a removed `expiresAt` is sent as null, which removes the expiry
- * (OpenAPI `BranchUpdateRequest.expires_at`); a removed `protected`, as its default.
- */
-export function toPatchFields(news: Props, properties: readonly string[]): Props {
-  const removals = { protected: news.protected ?? BRANCH.inputs.protected.default, expiresAt: news.expiresAt ?? null };
-  return (apiBody(BRANCH, { ...news, ...removals }, properties).branch ?? {}) as Props;
 }
 
 /**

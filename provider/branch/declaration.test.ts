@@ -5,8 +5,16 @@ import { BRANCH } from "./declaration";
 import { checkSeveral } from "./refusal";
 import { withDefaultName } from "./impl";
 import { withServiceProtection } from "./resource";
-import { toCreateBody, toPatchFields } from "./changes";
-import { inputsFromOutputs, originOf, originOfRecord, outputsWith, recordedOutputs, toOutputs } from "./plan";
+import {
+  inputsFromOutputs,
+  originOf,
+  originOfRecord,
+  outputsWith,
+  recordedOutputs,
+  toCreateBody,
+  toOutputs,
+  toPatchFields,
+} from "./plan";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };

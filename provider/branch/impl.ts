@@ -68,14 +68,17 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   return { inputs, failures };
 }
 
-/** `name` defaults to the resource's name for a branch Pulumi creates; an adopted one (state without a name) keeps its own. */
+/**
+ * `name` defaults to the resource's name for a branch Pulumi creates; an adopted one keeps its own (so does one whose
+ * state has no name: adopted, then `adoptId` removed).
+ */
 export function withDefaultName(olds: Props, news: Props): Props {
   if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
   if (Object.keys(olds).length > 0 && olds.name === undefined) return news;
   return { ...news, name: news.resourceName };
 }
 
-/** Pure: the plan (plan.ts), its warnings, and refusals of what no call can do (a protected branch replaced, annotations). */
+/** Pure: the plan and its warnings (plan.ts), and the refusal of what no call can do. */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planBranchChange(olds, news);
   noteSeen(id, olds);
@@ -88,16 +91,13 @@ export async function diff(id: string, olds: Props, news: Props): Promise<DiffAn
 }
 
 /** What a refusal's advice depends on (shared/hints.ts): the project, and the parent (a create) or the branch. */
-const inInputsProject = (inputs: Props): Situation => ({
+const inProject = (projectId: unknown, branchId: unknown): Situation => ({
   op: "branch",
-  projectId: String(inputs.projectId),
-  branchId: typeof inputs.parentId === "string" ? inputs.parentId : undefined,
+  projectId: String(projectId),
+  branchId: typeof branchId === "string" ? branchId : undefined,
 });
-const inStateProject = (id: string, props: Props, ..._news: unknown[]): Situation => ({
-  op: "branch",
-  projectId: String(props.projectId),
-  branchId: id,
-});
+const inInputsProject = (inputs: Props) => inProject(inputs.projectId, inputs.parentId);
+const inStateProject = (id: string, props: Props, ..._news: unknown[]) => inProject(props.projectId, id);
 
 export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   const made = inputs.adoptId ? await adoptBranch(inputs) : await createBranch(inputs);
@@ -138,10 +138,7 @@ export const update = withHints(
  */
 export const deleteBranch = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
-  if (kept) {
-    warn(kept);
-    return;
-  }
+  if (kept) return warn(kept);
   const projectId = String(props.projectId);
   const branches = await client().branches.list(projectId);
   const branch = branches.find((b) => b.id === id);
@@ -173,12 +170,9 @@ const goneHooks = (id: string, olds: Props): GoneHooks => ({
 
 /** Neon deletes a branch's computes with it: those still on it are not this stack's (Pulumi deletes those first). */
 async function warnOfComputes(projectId: string, branch: Branch, props: Props): Promise<void> {
-  let computes: { id: string }[];
-  try {
-    computes = await client().endpoints.listForBranch(projectId, branch.id);
-  } catch {
-    return;
-  }
+  const computes = await client()
+    .endpoints.listForBranch(projectId, branch.id)
+    .catch(() => []);
   if (computes.length === 0) return;
   warn(
     `${labelOf(branch.id, props)} is being deleted with the computes still on it (${computes.map((c) => c.id).join(", ")}): ` +

@@ -1,13 +1,19 @@
 /**
- * What a change of a Branch does, for Check and Diff alike, and the state it is compared with. Pure: no API call, so
- * that preview stays fast, offline and truthful. The rows' plan (shared/declaration.ts `planChange`) with Branch's own
- * rules: what the branch was made from is compared with the `origin` recorded at creation, not with the service's
- * record (a reset moves `parent_lsn`; a schema-only branch has no `parent_id`); a property left out never diffs; a
- * removal diffs only where it means something (`expiresAt`, `protected`: only where `declared` says the program set
- * them); only a changed `resetTriggers` resets (a first value is recorded).
+ * What a Branch's state holds (the record's outputs, `declared`: the inputs the program set, `origin`: what the branch
+ * was made from), its request bodies, and what a change does, for Check and Diff alike (pure: no API call, so preview
+ * stays fast, offline and truthful). What the branch was made from is compared with `origin`, not the record (a reset
+ * moves `parent_lsn`; a schema-only branch has no `parent_id`); a property left out never diffs; a removal only where
+ * it means something (`expiresAt`, `protected`, where `declared` has them); only a changed `resetTriggers` resets.
  */
-import type { Branch } from "../../client";
-import { outputNames, outputsFrom, planChange, recordedOutputs as recordedWith } from "../shared/declaration";
+import type { Branch, BranchCreateRequest } from "../../client";
+import {
+  apiBody,
+  outputNames,
+  outputsFrom,
+  planChange,
+  programInputs,
+  recordedOutputs as recordedWith,
+} from "../shared/declaration";
 import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { stableJson } from "../shared/stable-json";
 import { isUnknown } from "../shared/unknown";
@@ -16,10 +22,10 @@ import { BRANCH } from "./declaration";
 import { labelOf } from "./refusal";
 
 type Props = Record<string, unknown>;
+type Annotations = Record<string, string> | undefined;
 
 /** The inputs a branch is made from besides its project: fixed at creation, recorded as `origin`. */
 const MADE_FROM = ["parentId", "parentLsn", "parentTimestamp", "initSource"] as const;
-
 export type Origin = { [P in (typeof MADE_FROM)[number]]?: string };
 
 /** The provider's records among the outputs: the inputs the program set, and what the branch was made from. */
@@ -34,7 +40,7 @@ const CARRIED_INPUTS = outputNames(BRANCH).filter(
  * Every output of a Branch: the record (a field null or left out, left out), its annotations (the response's, else
  * those last known), and the carried inputs and records of `inputs`.
  */
-export function toOutputs(branch: Branch, annotation: Record<string, string> | undefined, inputs: Props): Props {
+export function toOutputs(branch: Branch, annotation: Annotations, inputs: Props): Props {
   const record = Object.fromEntries(Object.entries(branch).filter(([, value]) => value !== null));
   const annotations = annotation ?? inputs.annotations;
   const extra: Props = annotations === undefined ? {} : { annotations };
@@ -43,12 +49,7 @@ export function toOutputs(branch: Branch, annotation: Record<string, string> | u
 }
 
 /** The outputs of a branch the provider created, adopted or updated: the record, with `declared` and `origin`. */
-export function outputsWith(
-  branch: Branch,
-  annotation: Record<string, string> | undefined,
-  inputs: Props,
-  origin: Origin,
-) {
+export function outputsWith(branch: Branch, annotation: Annotations, inputs: Props, origin: Origin): Props {
   return toOutputs(branch, annotation, { ...inputs, declared: declaredOf(inputs), origin });
 }
 
@@ -79,13 +80,27 @@ export const recordedOutputs = (olds: Props, news: Props): Props =>
 export function inputsFromOutputs(outputs: Props): Props {
   const inputs: Props = {};
   for (const name of declaredIn(outputs) ?? []) {
-    const value = isMadeFrom(name) ? (outputs.origin as Props | undefined)?.[name] : outputs[name];
+    const made = (MADE_FROM as readonly string[]).includes(name);
+    const value = made ? (outputs.origin as Props | undefined)?.[name] : outputs[name];
     if (value !== undefined) inputs[name] = value;
   }
   return inputs;
 }
 
-const isMadeFrom = (name: string) => (MADE_FROM as readonly string[]).includes(name);
+/** The body of POST /projects/{p}/branches for these inputs (parent resolved): only what the program set. */
+export function toCreateBody(inputs: Props, parentId: string | undefined): BranchCreateRequest {
+  const body = apiBody(BRANCH, { ...inputs, parentId }, programInputs(BRANCH));
+  return { branch: {}, ...body } as BranchCreateRequest; // check() validated every field
+}
+
+/**
+ * The PATCH's `branch` fields for `properties`: a removed `expiresAt` is sent as null, which removes the expiry
+ * (OpenAPI `BranchUpdateRequest.expires_at`); a removed `protected`, as its default.
+ */
+export function toPatchFields(news: Props, properties: readonly string[]): Props {
+  const removals = { protected: news.protected ?? BRANCH.inputs.protected.default, expiresAt: news.expiresAt ?? null };
+  return (apiBody(BRANCH, { ...news, ...removals }, properties).branch ?? {}) as Props;
+}
 
 /** What the Diff compares the program with: the old outputs, what the branch was made from as `origin` says. */
 function asMadeFrom(olds: Props): Props {
@@ -105,7 +120,6 @@ export interface BranchPlan {
   /** The inputs whose change the plan found (a changed declaration alone names none). */
   changed: string[];
   replaces: string[];
-  /** Properties sent in the PATCH. */
   patch: string[];
   /** Properties whose (known) change no call can make: Diff refuses them (`annotationsChangeError`). */
   refused: string[];

@@ -141,7 +141,7 @@ function annotationsChangeReason(before: unknown, after: unknown): string {
   );
 }
 
-/** What a change from `before` to `after` does, by key: `set "k" from … to …`, `add "k" (…)`, `remove "k" (…)`. */
+/** What a change does, by key: `set "k" from … to …`, `add "k" (…)`, `remove "k" (…)`. */
 function changesOf(before: Props, after: Props): string {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   return keys
@@ -164,7 +164,7 @@ const LET_GO =
   "To stop managing it without deleting it, remove it from the state (pulumi state delete <its URN>), or give the " +
   "resource the option retainOnDelete: true, run pulumi up, then remove it from the program.";
 
-/** Why Neon would refuse to delete `branch` (of the project's `branches`), with what to do; undefined if it would not. */
+/** Why Neon would refuse to delete `branch` (of the project's `branches`) and what to do, or undefined. */
 export function deleteRefusalOf(branch: Branch, branches: Branch[], props: Props): string | undefined {
   const which = describeBranch(branch, props);
   if (branch.default) {
