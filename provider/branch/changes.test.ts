@@ -1,5 +1,5 @@
 /**
- * Annotations after creation (plan.ts, `annotationsChangeError`): no call changes them, so an update never sends them, whatever a
+ * Annotations after creation (refusal.ts, `annotationsChangeError`): no call changes them, so an update never sends them, whatever a
  * service would do with an `annotation_value` beside the PATCH (apply, ignore or refuse it: unknown). A scripted
  * service over real HTTP records every request, and would apply one, so that a sent one would show.
  */
