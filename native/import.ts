@@ -58,7 +58,7 @@ interface Importer {
   locate(parts: string[]): Promise<Located | undefined> | Located;
   /** Inputs not handed back, with why (what a program leaves out is no change). */
   leftOut?: string[];
-  /** The resource records the declared inputs among its outputs (`declared`: compute/outputs.ts, branch/state.ts). */
+  /** The resource records the declared inputs among its outputs (`declared`: compute/outputs.ts, branch/plan.ts). */
   recordsDeclared?: boolean;
 }
 
@@ -70,7 +70,7 @@ const IMPORTERS: Record<string, Importer> = {
     // the program is what the import writes, and the inputs it hands back say `protected: true` for such a branch.
     locate: ([projectId, branchId]) => ({ id: branchId, props: { projectId, protected: true } }),
     // The point on the parent the service recorded at creation: a program that leaves it out branched from the
-    // parent's head, and leaving it out is no change (the Diff compares with `origin`: branch/state.ts).
+    // parent's head, and leaving it out is no change (the Diff compares with `origin`: branch/plan.ts).
     leftOut: ["parentLsn", "parentTimestamp"],
     recordsDeclared: true,
   },

@@ -14,7 +14,7 @@ import {
   toCreateBody,
   toOutputs,
   toPatchFields,
-} from "./state";
+} from "./plan";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 const base = { projectId: "spring-example-302709", name: "dev", resourceName: "dev" };
@@ -193,7 +193,7 @@ describe("toPatchFields", () => {
 describe("outputs", () => {
   it("are the record in camelCase, with the annotations read back and the provider's records", () => {
     const inputs = { projectId: "p", name: "dev", resetTriggers: ["v1"], resourceName: "dev" };
-    const outputs = outputsWith(record, { a: "b" }, inputs, originOf(inputs, "br-main-00000001"));
+    const outputs = outputsWith(record, { a: "b" }, inputs, originOf({ ...inputs, parentId: "br-main-00000001" }));
     expect(outputs).toMatchObject({
       branchId: record.id,
       parentId: "br-main-00000001",

@@ -1,23 +1,25 @@
 /**
- * Branch, declared: a branch of a project, one row per property (its type, API field, rules and their source, what a
- * change does, how two values compare, its output). Check, the diff's plan, the create and PATCH bodies, the outputs,
- * schema.json and the table in docs/resources.md are derived from it (shared/declaration.ts). What is Branch's own is
- * in the hooks beside it: plan.ts (Check and Diff: what it was made from, declared removals, protection, reset,
- * annotations), state.ts (outputs and the provider's records), refusal.ts (Check's rules over several inputs).
+ * Branch, declared: one row per property, from which shared/declaration.ts derives Check, the plan, the request bodies,
+ * the outputs, schema.json and the docs' table. Check's rules over several inputs are refusal.ts's; what a change does
+ * beyond the rows, plan.ts's.
  */
-import { Declaration, OutputRow, SchemaType, projectIdRow } from "../shared/declaration";
+import {
+  ANY_LIST,
+  BOOLEAN,
+  Declaration,
+  INTEGER,
+  OutputRow,
+  projectIdRow,
+  STRING,
+  STRING_MAP,
+} from "../shared/declaration";
 import { isBranchId } from "../shared/ids";
-import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
 import { isTimestamp, LSN, sameInstant, sameLsn } from "../shared/instants";
+import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
 import { checkSeveral, isAnnotations } from "./refusal";
 
 type Props = Record<string, unknown>;
 
-const STRING: SchemaType = { type: "string" };
-const BOOLEAN: SchemaType = { type: "boolean" };
-const INTEGER: SchemaType = { type: "integer" };
-const ANNOTATIONS: SchemaType = { type: "object", additionalProperties: { type: "string" } };
-const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
 /** A usage counter of the service's record: an integer, never left out. */
 const counter = (api: string, description: string): OutputRow => ({ schema: INTEGER, api, description });
 const RESETS =
@@ -29,9 +31,7 @@ export const BRANCH = {
   description:
     "A branch of a project: a copy-on-write clone of its parent's data (or, with initSource `schema-only`, a new root branch with its parent's schema only). A change of projectId, parentId, parentLsn, parentTimestamp or initSource replaces it (the new branch first, computes that follow its branchId moved to it, then the old one deleted with its data; the preview warns); name, protected and expiresAt are one PATCH; a new resetTriggers value resets it from its parent (its own changes discarded, its computes restarted; the preview warns). A name another branch has is refused before anything is created (set adoptId to manage that branch). Destroying it deletes the branch and its data (refused, sending nothing, for the default branch, a protected branch or one with children).",
   inputs: {
-    // A branch belongs to one project (the path's project_id).
     projectId: projectIdRow("Project of the branch. Changing it replaces the branch."),
-    // What the branch is made from (parentId, parentLsn, parentTimestamp, initSource) is fixed when it is created.
     parentId: {
       schema: STRING,
       api: "branch.parent_id",
@@ -86,7 +86,6 @@ export const BRANCH = {
       description:
         "`parent-data` (the default: schema and data) or `schema-only` (a root branch with the schema only). Changing it replaces the branch.",
     },
-    // Removed from a program that had declared protected: true, it unprotects (plan.ts: only a declared one).
     protected: {
       schema: BOOLEAN,
       api: "branch.protected",
@@ -97,7 +96,6 @@ export const BRANCH = {
       description:
         "A protected branch cannot be deleted, reset or expire. Changing it is one PATCH. A plain true also gives the resource Pulumi's protect option (unless the program sets protect or retainOnDelete itself), so that a destroy or a replacement is refused before anything is deleted.",
     },
-    // Removed from a program that had declared it: PATCH expires_at null, no expiry (OpenAPI BranchUpdateRequest).
     expiresAt: {
       schema: STRING,
       api: "branch.expires_at",
@@ -109,9 +107,8 @@ export const BRANCH = {
       description:
         "When Neon deletes the branch (with its computes): RFC 3339 in whole seconds, in the future, at most 30 days ahead; not with `protected: true`. Changing it is one PATCH; removing it removes the expiry.",
     },
-    // Only the creates take annotations; BranchUpdateRequest has none: a change is refused at preview (plan.ts).
     annotations: {
-      schema: ANNOTATIONS,
+      schema: STRING_MAP,
       api: "annotation_value",
       rules: [isAnnotations],
       source: "OpenAPI AnnotationValueData (at most 50 string properties), AnnotationCreateValueRequest",
@@ -119,7 +116,6 @@ export const BRANCH = {
       description:
         "Annotations (at most 50 string values). Set at creation; Neon documents no call that changes them afterwards, so a change is refused at preview, naming the keys and the way out (ignoreChanges, or a replacement); removing them is recorded and the branch keeps them.",
     },
-    // POST …/restore from the parent at its head (existing.ts); a first value, or a removal, is recorded only.
     resetTriggers: {
       schema: ANY_LIST,
       rules: [isList],
@@ -129,7 +125,6 @@ export const BRANCH = {
       because: "a reset gives the branch its parent's latest data: its computes restart",
       description: RESETS,
     },
-    // Acts only at creation (existing.ts); kept in state so that Delete leaves the branch it names.
     adoptId: {
       schema: STRING,
       rules: [isString, isBranchId],
@@ -139,7 +134,6 @@ export const BRANCH = {
       description:
         "Adopt an existing branch by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default object), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete it. Pulumi never deletes a branch that the state's `adoptId` names.",
     },
-    // Set by the class: the provider's label in messages, and the default name.
     resourceName: {
       schema: STRING,
       rules: [isString],
@@ -187,13 +181,11 @@ export const BRANCH = {
       optional: true,
       description: "When Neon deletes the branch, if it expires (RFC 3339).",
     },
-    // The response's annotation.value, not the branch record's (state.ts).
     annotations: {
-      schema: ANNOTATIONS,
+      schema: STRING_MAP,
       optional: true,
       description: "The branch's annotations, as the service has them.",
     },
-    // The three below are inputs kept in state as given (state.ts): the service knows nothing of them.
     resetTriggers: { schema: ANY_LIST, optional: true, description: RESETS },
     adoptId: {
       schema: STRING,

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Branch } from "../../client";
+import * as adoption from "../shared/adoption";
 import { noteBranchCreated } from "../shared/connections";
 import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
@@ -19,34 +20,32 @@ import {
   projectAnswers,
   readOrGone,
 } from "../shared/lifecycle";
-import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
-import { stableJson } from "../shared/stable-json";
-import { createBranch, noteHeld, noteSeen } from "./create";
+import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
+import { createBranch, Created, failedUpdate, noteHeld, noteSeen, updateBranch } from "./changes";
 import { BRANCH } from "./declaration";
-import { adoptBranch, adoptionWarnings, failedUpdate, keptOnDelete, updateBranch } from "./existing";
 import {
-  annotationsChangeError,
   changeWarnings,
   checkReplaceProtected,
   checkResetProtected,
+  declaredOf,
+  inputsFromOutputs,
+  Origin,
+  originIn,
+  originOfRecord,
+  outputsWith,
   planBranchChange,
   protectedOutsideProgram,
+  toOutputs,
   unguardedWarning,
 } from "./plan";
-import { deleteRefusalOf, deleteRefused, labelOf, protectedReplacement } from "./refusal";
-import { inputsFromOutputs, originOfRecord, outputsWith, toOutputs } from "./state";
+import { annotationsChangeError, deleteRefusalOf, deleteRefused, labelOf, protectedReplacement } from "./refusal";
 
 type Props = Record<string, unknown>;
 
-/**
- * The inputs this process checked: only a Diff of checked inputs plans a change, so only that one warns (a refresh's
- * Diff and the engine's probes of delete-before-replace dependents come without a Check: compute/impl.ts).
- */
-const checked = new Set<string>();
+/** The inputs this process checked: only a Diff of checked inputs warns (shared/runtime.ts). */
+const checked = new CheckedInputs();
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime(req.config);
-}
+export { configureProvider as configure } from "../shared/runtime";
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
@@ -58,14 +57,14 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   ];
   if (failures.length > 0) return { inputs, failures };
   noteHeld(olds);
-  checked.add(stableJson(inputs));
-  for (const warning of adoptionWarnings(olds, inputs)) warn(warning);
+  checked.add(inputs);
+  for (const warning of adoption.adoptionWarnings(ADOPTABLE, olds, inputs)) warn(warning);
   return { inputs, failures };
 }
 
 /**
- * `name` defaults to the resource's name, for a branch Pulumi creates. An adopted branch keeps its own (as does one
- * whose state has no name: adopted, then `adoptId` removed).
+ * `name` defaults to the resource's name for a branch Pulumi creates; an adopted one keeps its own (so does one whose
+ * state has no name: adopted, then `adoptId` removed).
  */
 export function withDefaultName(olds: Props, news: Props): Props {
   if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
@@ -73,10 +72,7 @@ export function withDefaultName(olds: Props, news: Props): Props {
   return { ...news, name: news.resourceName };
 }
 
-/**
- * Pure: decides replace / PATCH / reset from the old outputs and new inputs; warns of what a planned change loses;
- * refuses what no call can do (a protected branch replaced, annotations changed: refusal.ts, plan.ts).
- */
+/** Pure: the plan and its warnings (plan.ts), and the refusal of what no call can do. */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planBranchChange(olds, news);
   noteSeen(id, olds);
@@ -84,25 +80,23 @@ export async function diff(id: string, olds: Props, news: Props): Promise<DiffAn
     throw new Error(protectedReplacement(labelOf(id, olds), id, `${plan.replaces.join(", ")} changed`));
   }
   if (plan.replaces.length === 0 && plan.refused.length > 0) throw annotationsChangeError(id, olds, news);
-  if (checked.has(stableJson(news))) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
+  if (checked.has(news)) for (const warning of changeWarnings(id, olds, news, plan)) warn(warning);
   return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace: false, diffs: plan.changed };
 }
 
-/** What a refusal's advice depends on: the branch's project, and the parent (a create) or the branch itself. */
-const inInputsProject = (inputs: Props): Situation => ({
+/** What a refusal's advice depends on (shared/hints.ts): the project, and the parent (a create) or the branch. */
+const inProject = (projectId: unknown, branchId: unknown): Situation => ({
   op: "branch",
-  projectId: String(inputs.projectId),
-  branchId: typeof inputs.parentId === "string" ? inputs.parentId : undefined,
+  projectId: String(projectId),
+  branchId: typeof branchId === "string" ? branchId : undefined,
 });
-const inStateProject = (id: string, props: Props, ..._news: unknown[]): Situation => ({
-  op: "branch",
-  projectId: String(props.projectId),
-  branchId: id,
-});
+const inInputsProject = (inputs: Props) => inProject(inputs.projectId, inputs.parentId);
+const inStateProject = (id: string, props: Props, ..._news: unknown[]) => inProject(props.projectId, id);
 
 export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   const made = inputs.adoptId ? await adoptBranch(inputs) : await createBranch(inputs);
-  if (!inputs.adoptId) noteBranchCreated(made.branch.id);
+  if (inputs.adoptId) adoptedHere.add(made.branch.id);
+  else noteBranchCreated(made.branch.id);
   return { id: made.branch.id, outs: outputsWith(made.branch, made.annotation, inputs, made.origin) };
 });
 
@@ -111,8 +105,8 @@ export const read = withHints(inStateProject, (id: string, props: Props): Promis
   readOrGone(
     async () => {
       const { branch, annotation } = await client().branches.get(String(props.projectId), id);
-      const outs = toOutputs(branch, annotation?.value, { ...props, origin: props.origin ?? originOfRecord(branch) });
-      // Protected outside the program since the last read: said at the refresh, as a destroy may come next.
+      const outs = toOutputs(branch, annotation?.value, { ...props, origin: originIn(props, branch) });
+      // Protected outside the program since the last read: said now, as a destroy may come next.
       if (props.protected !== true && protectedOutsideProgram(outs, {})) warn(unguardedWarning(labelOf(id, props)));
       return { id, props: outs, inputs: inputsFromOutputs(outs) };
     },
@@ -133,27 +127,16 @@ export const update = withHints(
 );
 
 /**
- * Deletes the branch: read it first, and refuse (sending no DELETE) what Neon refuses, naming the branch, the reason
- * and what to do (refusal.ts): the default branch or the project's root branch ("You cannot delete a project's root or
- * default branch, or a branch that has a child branch": OpenAPI `deleteProjectBranch`), a protected branch (Neon docs,
- * Protected branches), a branch with children. One read serves all: the project's branch list (the branch and its
- * children). A branch already gone is fine: the list answered, so the project is reachable and the branch is gone (a
- * 404 of the branch alone might be the key's reach: shared/lifecycle.ts). A branch the state's `adoptId` names is left
- * on the service, with a warning (existing.ts).
- *
- * Neon deletes a branch's computes, roles and databases with it. Pulumi deletes what depends on the branch first, so
- * what is left is not managed by this stack (or does not declare its dependency): it is named in a warning.
+ * Deletes the branch, after one read of the project's branches: what Neon would refuse is refused, sending nothing
+ * (refusal.ts `deleteRefusalOf`); one missing is gone (its project answered); one adopted is left (`keptOnDelete`).
  */
 export const deleteBranch = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
-  if (kept) {
-    warn(kept);
-    return;
-  }
+  if (kept) return warn(kept);
   const projectId = String(props.projectId);
   const branches = await client().branches.list(projectId);
   const branch = branches.find((b) => b.id === id);
-  if (!branch) return; // gone already: its project answered, so the branch is not merely out of the key's reach
+  if (!branch) return;
   const refusal = deleteRefusalOf(branch, branches, props);
   if (refusal) throw new Error(refusal);
   await warnOfComputes(projectId, branch, props);
@@ -179,17 +162,81 @@ const goneHooks = (id: string, olds: Props): GoneHooks => ({
   also: "or it expired",
 });
 
-/** Computes still on the branch are deleted with it: say which (they are not this stack's, or declare no dependency). */
+/** Neon deletes a branch's computes with it: those still on it are not this stack's (Pulumi deletes those first). */
 async function warnOfComputes(projectId: string, branch: Branch, props: Props): Promise<void> {
-  let computes: { id: string }[];
-  try {
-    computes = await client().endpoints.listForBranch(projectId, branch.id);
-  } catch {
-    return;
-  }
+  const computes = await client()
+    .endpoints.listForBranch(projectId, branch.id)
+    .catch(() => []);
   if (computes.length === 0) return;
   warn(
     `${labelOf(branch.id, props)} is being deleted with the computes still on it (${computes.map((c) => c.id).join(", ")}): ` +
       `Neon deletes a branch's computes, roles and databases with it.`,
   );
+}
+
+/** How adoption's messages speak of a branch (shared/adoption.ts: Pulumi never deletes what `adoptId` names). */
+const ADOPTABLE: adoption.Adoptable = {
+  type: "Branch",
+  kind: "branch",
+  adopting: () =>
+    `where its name, protection or expiry differ from the program's, adopting changes them (with name left out, it ` +
+    `keeps its name; other annotations are refused: Neon sets them only at creation)`,
+};
+
+/**
+ * Branches this process adopted: one process serves a whole deployment, so the Delete of another resource's state
+ * that held the branch (moved under a new parent without an alias, then given adoptId) leaves it.
+ */
+const adoptedHere = new Set<string>();
+
+/**
+ * Takes the branch `adoptId` names under management: refuses what cannot change in place (another origin, other
+ * annotations), and PATCHes what differs (name, protection, expiry), as if the state held the branch as it is.
+ */
+async function adoptBranch(inputs: Props): Promise<Created> {
+  const projectId = String(inputs.projectId);
+  const id = String(inputs.adoptId);
+  const found = await adoption.readForAdoption(ADOPTABLE, projectId, id, () => client().branches.get(projectId, id));
+  const origin = originOfRecord(found.branch);
+  const kept = found.annotation?.value ?? {};
+  const current = {
+    ...outputsWith(found.branch, kept, { ...inputs, declared: undefined }, origin),
+    declared: declaredOf(inputs),
+    resetTriggers: inputs.resetTriggers,
+  };
+  const plan = planBranchChange(current, inputs);
+  if (plan.replaces.length > 0) {
+    const why = plan.replaces.map((p) => `${p} is ${shown(p, current, origin)} on the service`).join("; ");
+    const remedy = "what a branch was made from cannot change; remove these inputs or adopt another branch";
+    throw adoption.cannotAdopt(ADOPTABLE, id, why, remedy);
+  }
+  if (plan.refused.length > 0) {
+    throw new Error(
+      `adoptId: branch ${id} cannot be adopted as declared: its annotations are not the program's, and Neon sets a ` +
+        `branch's annotations only when it creates it. Leave annotations out of the program, or declare the ` +
+        `branch's own (its annotations output, once adopted without them). Nothing was changed.`,
+    );
+  }
+  if (plan.patch.length === 0) return { branch: found.branch, annotation: kept, origin };
+  const outputs = await updateBranch(id, current, inputs);
+  const branch = (await client().branches.get(projectId, id)).branch;
+  return { branch, annotation: outputs.annotations as Record<string, string> | undefined, origin };
+}
+
+/** How adoption names the service's value of a property that would need a replacement. */
+function shown(property: string, current: Props, origin: Origin): string {
+  const value = property === "projectId" ? current.projectId : origin[property as keyof Origin];
+  return value === undefined ? "not set" : JSON.stringify(value);
+}
+
+/** Why Delete leaves the branch `id` on the service (adopted here or by the state's `adoptId`), or undefined. */
+function keptOnDelete(id: string, props: Props): string | undefined {
+  if (props.adoptId !== id && adoptedHere.has(id)) {
+    return (
+      `${labelOf(id, props)} was not deleted: another resource of this update adopted it (adoptId ${id}), and manages ` +
+      `it from now on; this resource's state is dropped. (A resource moved under a new parent is best given an alias ` +
+      `to its old place: it then keeps its branch without adoptId.)`
+    );
+  }
+  return adoption.keptAdopted(ADOPTABLE, id, labelOf(id, props), props);
 }

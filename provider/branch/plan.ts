@@ -1,36 +1,118 @@
 /**
- * Check's and Diff's hooks beside the declaration: what a change of a branch does, derived from the rows
- * (shared/declaration.ts `planChange`: one comparison per property, so that Check and Diff read every accepted spelling
- * of one value, an LSN or an instant, as that value, and a property the program leaves out alike). Pure: no API call,
- * no credentials, so that preview stays fast, offline and truthful.
- *
- * What is Branch's own: the Diff compares what the branch was made from with `origin` (state.ts), the rest with the
- * service's record; a property the program leaves out never diffs (the parent it defaulted to was recorded at
- * creation); one it removes diffs only where the removal means something (`expiresAt`: no expiry; `protected`:
- * unprotected, as Pulumi's `protect`, which `protected: true` brought, goes with the line; both only where the program
- * had declared them; `resetTriggers`, `adoptId`: recorded; `annotations`: recorded, the branch keeps them). Only a
- * changed `resetTriggers` resets (a first value is recorded). Check refuses, from the old inputs, what the service
- * would refuse of a protected branch.
+ * What a Branch's state holds (the record's outputs, `declared`: the inputs the program set, `origin`: what the branch
+ * was made from), its request bodies, and what a change does, for Check and Diff alike (pure: no API call, so preview
+ * stays fast, offline and truthful). What the branch was made from is compared with `origin`, not the record (a reset
+ * moves `parent_lsn`; a schema-only branch has no `parent_id`); a property left out never diffs; a removal only where
+ * it means something (`expiresAt`, `protected`, where `declared` has them); only a changed `resetTriggers` resets.
  */
-import { declaredIn } from "../shared/declared";
-import { planChange } from "../shared/declaration";
-import { isUnknown } from "../shared/unknown";
+import type { Branch, BranchCreateRequest } from "../../client";
+import {
+  apiBody,
+  outputNames,
+  outputsFrom,
+  planChange,
+  programInputs,
+  recordedOutputs as recordedWith,
+} from "../shared/declaration";
+import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { stableJson } from "../shared/stable-json";
-import { CheckFailure, describe } from "../shared/validators";
+import { isUnknown } from "../shared/unknown";
+import { CheckFailure } from "../shared/validators";
 import { BRANCH } from "./declaration";
 import { labelOf } from "./refusal";
-import { asMadeFrom } from "./state";
 
 type Props = Record<string, unknown>;
-type Annotations = Record<string, unknown>;
+type Annotations = Record<string, string> | undefined;
+
+/** The inputs a branch is made from besides its project: fixed at creation, recorded as `origin`. */
+const MADE_FROM = ["parentId", "parentLsn", "parentTimestamp", "initSource"] as const;
+export type Origin = { [P in (typeof MADE_FROM)[number]]?: string };
+
+/** The provider's records among the outputs: the inputs the program set, and what the branch was made from. */
+const RECORDS = ["declared", "origin"];
+
+/** Inputs kept in state as given (`resetTriggers`, `adoptId`, `resourceName`): outputs read from no field. */
+const CARRIED_INPUTS = outputNames(BRANCH).filter(
+  (p) => p !== "annotations" && !("api" in BRANCH.outputs[p as keyof typeof BRANCH.outputs]),
+);
+
+/**
+ * Every output of a Branch: the record (a field null or left out, left out), its annotations (the response's, else
+ * those last known), and the carried inputs and records of `inputs`.
+ */
+export function toOutputs(branch: Branch, annotation: Annotations, inputs: Props): Props {
+  const record = Object.fromEntries(Object.entries(branch).filter(([, value]) => value !== null));
+  const annotations = annotation ?? inputs.annotations;
+  const extra: Props = annotations === undefined ? {} : { annotations };
+  for (const name of [...CARRIED_INPUTS, ...RECORDS]) if (inputs[name] !== undefined) extra[name] = inputs[name];
+  return outputsFrom(BRANCH, record, extra);
+}
+
+/** The outputs of a branch the provider created, adopted or updated: the record, with `declared` and `origin`. */
+export function outputsWith(branch: Branch, annotation: Annotations, inputs: Props, origin: Origin): Props {
+  return toOutputs(branch, annotation, { ...inputs, declared: declaredOf(inputs), origin });
+}
+
+/** The inputs the program set, as recorded in `declared`. */
+export const declaredOf = (inputs: Props): string[] => declaredOfInputs(inputs, RECORDS);
+
+/** What a branch was made from, among `values` in the program's names (a create's inputs with the parent resolved). */
+export const originOf = (values: Props): Origin =>
+  Object.fromEntries(
+    MADE_FROM.filter((p) => typeof values[p] === "string" && values[p] !== "").map((p) => [p, values[p]]),
+  );
+
+/** What an existing branch was made from, as its record says. */
+export const originOfRecord = (branch: Branch): Origin => originOf(outputsFrom(BRANCH, branch));
+
+/** What the branch was made from, as the state records it (a state without `origin`: the record's own account). */
+export const originIn = (olds: Props, branch: Branch): Origin =>
+  (olds.origin as Origin | undefined) ?? originOfRecord(branch);
+
+/** The outputs of an update that sends nothing (only carried inputs changed): `declared` and those from `news`. */
+export const recordedOutputs = (olds: Props, news: Props): Props =>
+  recordedWith(olds, news, CARRIED_INPUTS, declaredOf(news));
+
+/**
+ * The declared inputs as they stand, for a refresh to record drift in those only: what the branch was made from as
+ * `origin` says (a reset moves the record's point; it is no drift), the rest from the record.
+ */
+export function inputsFromOutputs(outputs: Props): Props {
+  const inputs: Props = {};
+  for (const name of declaredIn(outputs) ?? []) {
+    const made = (MADE_FROM as readonly string[]).includes(name);
+    const value = made ? (outputs.origin as Props | undefined)?.[name] : outputs[name];
+    if (value !== undefined) inputs[name] = value;
+  }
+  return inputs;
+}
+
+/** The body of POST /projects/{p}/branches for these inputs (parent resolved): only what the program set. */
+export function toCreateBody(inputs: Props, parentId: string | undefined): BranchCreateRequest {
+  const body = apiBody(BRANCH, { ...inputs, parentId }, programInputs(BRANCH));
+  return { branch: {}, ...body } as BranchCreateRequest; // check() validated every field
+}
+
+/**
+ * The PATCH's `branch` fields for `properties`: a removed `expiresAt` is sent as null, which removes the expiry
+ * (OpenAPI `BranchUpdateRequest.expires_at`); a removed `protected`, as its default.
+ */
+export function toPatchFields(news: Props, properties: readonly string[]): Props {
+  const removals = { protected: news.protected ?? BRANCH.inputs.protected.default, expiresAt: news.expiresAt ?? null };
+  return (apiBody(BRANCH, { ...news, ...removals }, properties).branch ?? {}) as Props;
+}
+
+/** What the Diff compares the program with: the old outputs, what the branch was made from as `origin` says. */
+function asMadeFrom(olds: Props): Props {
+  if (olds.origin === undefined) return olds; // old inputs (Check's), as they are
+  const origin = olds.origin as Props;
+  return { ...olds, ...Object.fromEntries(MADE_FROM.map((name) => [name, origin[name]])) };
+}
 
 /** Removals that act only where the program had declared the property (`declared` in the state). */
 const DECLARED_REMOVALS = ["expiresAt", "protected"];
 
-/**
- * Properties whose declaration is recorded even when it changes nothing on the service (the program writes the value
- * the branch has), so that removing them later is seen.
- */
+/** Declarations recorded even when they change nothing on the service, so that removing them later is seen. */
 const RECORDED_DECLARATIONS = ["expiresAt", "annotations", "protected"];
 
 export interface BranchPlan {
@@ -38,7 +120,6 @@ export interface BranchPlan {
   /** The inputs whose change the plan found (a changed declaration alone names none). */
   changed: string[];
   replaces: string[];
-  /** Properties sent in the PATCH. */
   patch: string[];
   /** Properties whose (known) change no call can make: Diff refuses them (`annotationsChangeError`). */
   refused: string[];
@@ -46,10 +127,7 @@ export interface BranchPlan {
   reset: boolean;
 }
 
-/**
- * Decides what changing `olds` into `news` does to the branch: for the Diff, `olds` are the old outputs (with `origin`
- * and `declared`); for Check, the old inputs.
- */
+/** What changing `olds` (Diff: the old outputs; Check: the old inputs) into `news` does to the branch. */
 export function planBranchChange(olds: Props, news: Props): BranchPlan {
   const declared = declaredIn(olds) ?? [];
   const undeclared = DECLARED_REMOVALS.filter((p) => news[p] === undefined && !declared.includes(p));
@@ -60,7 +138,6 @@ export function planBranchChange(olds: Props, news: Props): BranchPlan {
     replaces: plan.by.replace,
     patch: plan.by.update,
     refused: plan.by.refused.filter((p) => !isUnknown(news[p])),
-    // A first value (none before) is recorded, as a removal is: only a changed value resets (it discards data).
     reset:
       plan.by.action.includes("resetTriggers") && news.resetTriggers !== undefined && olds.resetTriggers !== undefined,
   };
@@ -76,10 +153,8 @@ function declarationsChanged(olds: Props, news: Props): boolean {
 }
 
 /**
- * Check, with the old inputs: a replacement of a branch the program protected (its old inputs say `protected: true`).
- * Neon would let the new branch be made and then refuse to delete the old one, and `protected: false` in the same
- * change would apply to the new branch only. Refused here, naming the property (the Diff refuses it too, from the
- * service's record, for a branch protected outside the program).
+ * Check: a replacement of a branch the old inputs protect, which Neon would make and then refuse to delete the old one
+ * (Diff refuses it too, from the record, for a branch protected outside the program).
  */
 export function checkReplaceProtected(olds: Props, news: Props): CheckFailure[] {
   if (olds.protected !== true) return [];
@@ -94,76 +169,20 @@ export function checkReplaceProtected(olds: Props, news: Props): CheckFailure[] 
     }));
 }
 
-/**
- * Check, with the old inputs: a reset the update would make while the branch stays protected: Neon does not reset a
- * protected branch (docs, Protected branches). Only a changed value resets (a create, or a first value, resets nothing).
- */
+/** Check: a reset of a branch that stays protected, which Neon does not reset (Neon docs, Protected branches). */
 export function checkResetProtected(olds: Props, news: Props): CheckFailure[] {
   if (news.protected !== true || !planBranchChange(olds, news).reset) return [];
-  return [
-    {
-      property: "resetTriggers",
-      reason:
-        "changed while protected is true: Neon does not reset a protected branch. Set protected: false in the same " +
-        "change (the update unprotects the branch, then resets it), or leave resetTriggers as they were",
-    },
-  ];
+  const reason =
+    "changed while protected is true: Neon does not reset a protected branch. Set protected: false in the same " +
+    "change (the update unprotects the branch, then resets it), or leave resetTriggers as they were";
+  return [{ property: "resetTriggers", reason }];
 }
 
-/**
- * Annotations after creation. The only requests that take a branch's annotations are the creates (`annotation_value`,
- * OpenAPI `createProjectBranch` and `createProjectBranchAnonymized`: `AnnotationCreateValueRequest`);
- * `BranchUpdateRequest` has `name`, `protected` and `expires_at` only, no path takes annotations of an existing branch,
- * and the official CLI sets them only at creation (neondatabase/neonctl#264). So a change (the row's `refused`) would be
- * an update that cannot succeed: Diff refuses it at preview, naming the keys and the way out, with nothing sent, and so
- * does an update or an adoption that gets one all the same. Not Check: the engine checks a registration with its old
- * inputs before a replacement a new `replacementTrigger` decides, and calls no Diff for that one (pulumi/pulumi
- * step_generator.go, `triggerReplace`), so a refusal in Check would refuse the way out too; Diff also sees the
- * branch's own annotations, which the old inputs may not declare. A replacement the Diff plans (a new parent, say)
- * takes the new annotations with it. Removing `annotations` from the program only stops declaring them (recorded); the
- * branch keeps them. Messages name the keys, never the values (the plugin cannot know which were secrets).
- *
- * Diff and update: the error for a planned change of annotations (`olds`: the old outputs, the service's value).
- */
-export function annotationsChangeError(id: string, olds: Props, news: Props): Error {
-  return new Error(`${labelOf(id, olds)}: annotations: ${annotationsChangeReason(olds.annotations, news.annotations)}`);
-}
-
-/** Why annotations cannot change from `before` (the service's) to `after`, with the way out; one line. */
-export function annotationsChangeReason(before: unknown, after: unknown): string {
-  return (
-    `cannot change on an existing branch: Neon sets a branch's annotations only when it creates it (no documented ` +
-    `call updates them), and this change would ${changesOf((before ?? {}) as Annotations, after as Annotations)} ` +
-    `(values not shown: they may be secrets). Set annotations back to what they were, or recreate the branch with a ` +
-    `new value of the resource option replacementTrigger (a new branch from its parent's data: this branch's own ` +
-    `changes are deleted with it). See docs/resources.md#branch (Annotations after creation)`
-  );
-}
-
-/** What a change from `before` to `after` does, by key: `set "k" (old → new)`, `add "k"`, `remove "k"`. */
-function changesOf(before: Annotations, after: Annotations): string {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-  return keys
-    .filter((k) => stableJson(before[k]) !== stableJson(after[k]))
-    .map((k) => {
-      const key = JSON.stringify(k);
-      if (before[k] === undefined) return `add ${key} (${describe(after[k])})`;
-      if (after[k] === undefined) return `remove ${key} (${describe(before[k])})`;
-      return `set ${key} from ${describe(before[k])} to ${describe(after[k])}`;
-    })
-    .join(", ");
-}
-
-/**
- * The preview's warnings for a planned change: a replacement discards the branch's data (and what happens to the
- * computes on it); a reset discards the branch's own changes and drops its computes' connections. Values are never
- * shown (the plugin cannot know which were secrets): properties are named.
- */
+/** The preview's warnings for a planned change, naming properties, never values (they may be secrets). */
 export function changeWarnings(id: string, olds: Props, news: Props, plan: BranchPlan): string[] {
   const label = labelOf(id, olds);
   if (plan.replaces.length > 0 && typeof news.adoptId === "string") {
-    // The replacement's create adopts what adoptId names (another project's default branch, say), and the delete of
-    // the old one leaves it while the state's adoptId names it (shared/adoption.ts): nothing is made or deleted here.
+    // The create adopts what adoptId names; the delete leaves the old branch while adoptId names it (adoption.ts).
     const adopts = isUnknown(news.adoptId) ? "the branch adoptId names (known after apply)" : news.adoptId;
     const left = olds.adoptId === id ? `${id} is left on the service (adopted)` : `${id} is then deleted with its data`;
     return [`${label} will be replaced (${plan.replaces.join(", ")} changed): it adopts ${adopts}, and ${left}.`];
@@ -194,12 +213,7 @@ export function protectedOutsideProgram(olds: Props, news: Props): boolean {
   return olds.protected === true && news.protected === undefined && !declared.includes("protected");
 }
 
-/**
- * A branch protected outside the program: Pulumi's `protect` comes only with `protected: true` in the program, so
- * removing it from the program would delete what depends on the branch before Neon refuses to delete the branch
- * itself (a destroy stops at what is on it: shared/protected-branch.ts). Said at each
- * preview while it holds, with the two ways to end it.
- */
+/** Without Pulumi's `protect` (it comes with `protected: true`), a removal would delete what is on the branch first. */
 export function unguardedWarning(label: string): string {
   return (
     `${label} is protected on Neon (set outside this program), and the program does not say protected: true, so the ` +
@@ -213,11 +227,7 @@ export function unguardedWarning(label: string): string {
 const lettingGoOfDefault = (olds: Props, news: Props) =>
   olds.default === true && typeof olds.adoptId === "string" && typeof news.adoptId !== "string";
 
-/**
- * Neon never deletes a project's default branch, and without `adoptId` a destroy would ask it to, last: after
- * everything that depends on the branch is deleted. Said in the preview of the up that removes `adoptId`, before any
- * destroy can begin.
- */
+/** Without `adoptId`, a destroy would delete all that depends on the default branch, then fail at it. */
 function defaultBranchWarning(label: string, adoptId: string): string {
   return (
     `${label} is the project's default branch (${adoptId}), which Neon never deletes. With adoptId removed, ` +
@@ -227,11 +237,7 @@ function defaultBranchWarning(label: string, adoptId: string): string {
   );
 }
 
-/**
- * A reset replaces the branch's data with its parent's, and roles and databases live in it (Neon's docs, Reset from
- * parent: the branch's roles and databases become the parent's; emulator/README.md). The provider cannot see which
- * resources stand on the branch, so the warning says what a stack must do for its own.
- */
+/** A reset gives the branch its parent's data, roles and databases included (Neon docs, Reset from parent). */
 function resetWarning(label: string, olds: Props): string {
   const parent = typeof olds.parentId === "string" ? ` ${olds.parentId}` : "";
   return (

@@ -119,7 +119,7 @@ export class Branch extends pulumi.dynamic.Resource {
  * step_generator.go refuses to replace one). So a plain `protected: true` brings `protect: true` with it. An explicit
  * `protect` or `retainOnDelete` in the options wins (the program chose what a delete does); an Output or a Promise
  * cannot be read here (docs/resources.md says to set both). An adopted branch gets it too: Pulumi never deletes it
- * (existing.ts), but a destroy would still delete the databases on it and then stop at its computes, which Neon does not
+ * (impl.ts), but a destroy would still delete the databases on it and then stop at its computes, which Neon does not
  * delete on a protected branch.
  */
 export function withServiceProtection(

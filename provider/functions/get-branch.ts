@@ -1,12 +1,12 @@
 /**
  * getBranch (one branch, by id or by name) and getBranches (every branch of a project, read to the last page of its
- * list): each branch with a Branch resource's outputs, read by Branch's own `toOutputs` (provider/branch/state.ts), but
+ * list): each branch with a Branch resource's outputs, read by Branch's own `toOutputs` (provider/branch/plan.ts), but
  * for the provider's records (lookup.ts). A branch id or name the project lacks is named, with the project; a project
  * that does not answer is said. Run in the program; the native Invoke calls `lookUpBranch` / `listBranches`.
  */
 import type { AnnotatedBranch, NeonClient } from "../../client";
 import { BRANCH } from "../branch/declaration";
-import { toOutputs } from "../branch/state";
+import { toOutputs } from "../branch/plan";
 import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 

@@ -1,12 +1,12 @@
 /**
- * Annotations after creation (plan.ts, `annotationsChangeError`): no call changes them, so an update never sends them, whatever a
+ * Annotations after creation (refusal.ts, `annotationsChangeError`): no call changes them, so an update never sends them, whatever a
  * service would do with an `annotation_value` beside the PATCH (apply, ignore or refuse it: unknown). A scripted
  * service over real HTTP records every request, and would apply one, so that a sent one would show.
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
 import { configure } from "../shared/runtime";
-import { updateBranch } from "./existing";
+import { updateBranch } from "./changes";
 
 const ID = "br-odd-sun-12345678";
 const PROJECT = "spring-example-302709";
