@@ -7,8 +7,8 @@ import {
   toOutputs,
   toPatchBody,
   unreadOutputs,
-} from "./outputs";
-import { planComputeChange } from "./plan";
+  planComputeChange,
+} from "./plan";
 
 const record = {
   id: "ep-cool-darkness-123456",
