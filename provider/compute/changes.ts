@@ -1,15 +1,14 @@
 /**
- * Compute's requests: a create, an adoption (`adoptId`) and an update in place, and what a refusal of them means.
+ * Compute's requests: a create, an adoption (`adoptId`) and an update in place (what a refusal means: refusal.ts).
  *
  * - A create never duplicates, orphans or takes anyone's compute: each attempt sends a name unique to it, and a lost
  *   answer is settled by looking for that name (owner-tag.ts; shared/lifecycle.ts createSettled). A program's own
  *   `name` is PATCHed afterwards; a compute that exists but failed to start is reported with its id (ResourceInitError).
  * - Adopting (shared/adoption.ts) refuses what cannot change in place and a compute another state may hold, and
  *   PATCHes what differs; a compute the program does not name gets this resource's tagged name.
- * - An update is one PATCH of what changed, then for a new `restartTriggers` value one restart, none if the PATCH
- *   restarted the compute and none of an idle one (api.md, Restart: "works only on an active compute").
- * - Advice comes only where it fits (shared/refusals.ts), after the service's message: the deprecated pooler fields
- *   and `branch_id` in an update (OpenAPI: "will be removed"; a replacement is the way to move) may be refused.
+ * - An update is one PATCH of what changed, then for a new `restartTriggers` value one restart: none if the PATCH
+ *   restarted the compute, none of an idle one (api.md, Restart: "works only on an active compute"). A value the
+ *   service answers differently is recorded in `overridden` and reported once (plan.ts outputsAfter).
  */
 import type { Endpoint, Operation } from "../../client";
 import { attemptName, carriesOwnerTag, heldByAnother, noteSent, refuseStrays } from "./owner-tag";
@@ -37,40 +36,38 @@ type Props = Record<string, unknown>;
 export const readCompute = async (projectId: string, id: string): Promise<ApiEndpoint> =>
   (await client().endpoints.get(projectId, id)) as ApiEndpoint;
 
-const onBranch = async (projectId: string, branchId: string): Promise<ApiEndpoint[]> =>
-  (await client().endpoints.listForBranch(projectId, branchId)) as ApiEndpoint[];
+/** The computes on the branch `inputs` name. */
+const onBranch = async (inputs: Props): Promise<ApiEndpoint[]> =>
+  (await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId))) as ApiEndpoint[];
+
+/** The computes on the branch that carry one of this create's attempt names. */
+const madeBy = async (inputs: Props, sent: string[]): Promise<ApiEndpoint[]> =>
+  (await onBranch(inputs)).filter((compute) => sent.includes(String(compute.name)));
 
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
+  await refuseStrays(inputs, () => onBranch(inputs));
   const projectId = String(inputs.projectId);
-  const listed = () => onBranch(projectId, String(inputs.branchId));
-  await refuseStrays(inputs, listed);
   const sent: string[] = [];
-  const madeHere = async () => (await listed()).filter((compute) => sent.includes(String(compute.name)));
-  // `recover` runs inside the project lock: the compute one of this create's attempts made, found by its name.
-  const recover = async () => (await madeHere())[0] as Endpoint | undefined;
+  // Called inside the project lock: the compute one of this create's attempts made, found by its unique name.
+  const recover = async () => (await madeBy(inputs, sent))[0] as Endpoint | undefined;
   const sendOne = async () => {
     const name = attemptName(inputs);
     sent.push(name);
     noteSent(name);
     return (await client().endpoints.create(projectId, toCreateBody({ ...inputs, name }), { recover })).endpoint;
   };
-  const endpoint = (await createSettled(sendOne).catch(async (error) =>
+  const endpoint = await createSettled(sendOne).catch(async (error) =>
     Promise.reject(await failedCreate(inputs, error)),
-  )) as ApiEndpoint;
-  if (sent.length > 1) await deleteEarlierAttempts(inputs, sent, endpoint.id, madeHere);
-  return withDeclaredName(endpoint, inputs);
+  );
+  if (sent.length > 1) await deleteEarlierAttempts(inputs, sent, endpoint.id);
+  return withDeclaredName(endpoint as ApiEndpoint, inputs);
 }
 
 /** An attempt whose answer was lost may have been applied later: its unique name proves it ours, and unused. */
-async function deleteEarlierAttempts(
-  inputs: Props,
-  sent: string[],
-  keptId: string,
-  madeHere: () => Promise<ApiEndpoint[]>,
-) {
+async function deleteEarlierAttempts(inputs: Props, sent: string[], keptId: string): Promise<void> {
   try {
-    for (const { id } of await madeHere())
-      if (id !== keptId) await client().endpoints.delete(String(inputs.projectId), id);
+    const strays = (await madeBy(inputs, sent)).filter((compute) => compute.id !== keptId);
+    for (const stray of strays) await client().endpoints.delete(String(inputs.projectId), stray.id);
   } catch {
     warn(
       `compute ${keptId} was created after an attempt whose response was lost; a compute named ` +

@@ -9,8 +9,14 @@
 import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../client";
 import { COMPUTE } from "./declaration";
 import { maxConnectionsFor, SIZES } from "./values";
-import { apiBody, Declaration, outputsFrom, planChange, sameValue } from "../shared/declaration";
-import { recordedOutputs as recordedWith } from "../shared/declaration";
+import {
+  apiBody,
+  Declaration,
+  outputsFrom,
+  planChange,
+  recordedOutputs as recordedWith,
+  sameValue,
+} from "../shared/declaration";
 import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
 import { warn } from "../shared/diagnostics";
 import type { ProjectObject } from "../shared/lifecycle";

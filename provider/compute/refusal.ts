@@ -5,9 +5,9 @@
  * does not reach: only what a read proves is said (shared/lifecycle.ts explainGone; issue 19).
  */
 import type { Branch } from "../../client";
-import { branchConflictMessage, BranchConflictCause } from "./owner-tag";
-import { ApiEndpoint, computeLabel, computeOf, ComputePlan } from "./plan";
 import { COMPUTE } from "./declaration";
+import { BranchConflictCause, branchConflictMessage } from "./owner-tag";
+import { ApiEndpoint, computeLabel, computeOf, ComputePlan } from "./plan";
 import * as adoption from "../shared/adoption";
 import type { Declaration } from "../shared/declaration";
 import { errorKind, found } from "../shared/errors";
@@ -21,8 +21,8 @@ const ROWS: Declaration["inputs"] = COMPUTE.inputs;
 
 /**
  * The preview's warning for a change that drops (or may drop) a running compute's connections. Only numbers are shown
- * (other values may be secret). Disabling suspends the compute for good (OpenAPI: a disabled compute cannot be woken by
- * a connection), no restart. Why a change may drop them is its row's `because`.
+ * (other values may be secret). Disabling is no restart: the compute stays down until enabled again (OpenAPI: a
+ * disabled compute cannot be woken by a connection). Why a change may drop them is its row's `because`.
  */
 export function connectionWarning(id: string, olds: Props, news: Props, plan: ComputePlan): string | undefined {
   if (plan.replaces.length > 0) return undefined;
