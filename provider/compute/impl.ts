@@ -144,13 +144,9 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
  * what is missing: after an unknown outcome, as read now; after a move not made, as the PATCH's answer left it.
  */
 async function withCurrentState(projectId: string, id: string, news: Props, error: unknown): Promise<unknown> {
+  const notMoved = error instanceof MoveNotMade ? error : undefined;
+  if (!notMoved && !OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
   const recorded = { ...news, declared: declaredOf(news) };
-  if (error instanceof MoveNotMade) {
-    return recordedAsItIs(id, news, error, {
-      read: async () => toOutputs(error.endpoint, recorded),
-      message: error.message,
-    });
-  }
-  if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
-  return recordedAsItIs(id, news, error, { read: async () => toOutputs(await readCompute(projectId, id), recorded) });
+  const read = async () => toOutputs(notMoved?.endpoint ?? (await readCompute(projectId, id)), recorded);
+  return recordedAsItIs(id, news, error, { read, message: notMoved?.message });
 }
