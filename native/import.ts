@@ -58,7 +58,7 @@ interface Importer {
   locate(parts: string[]): Promise<Located | undefined> | Located;
   /** Inputs not handed back, with why (what a program leaves out is no change). */
   leftOut?: string[];
-  /** The resource records the declared inputs among its outputs (`declared`: compute/outputs.ts, branch/plan.ts). */
+  /** The resource records the declared inputs among its outputs (`declared`: compute/plan.ts, branch/plan.ts). */
   recordsDeclared?: boolean;
 }
 

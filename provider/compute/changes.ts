@@ -1,46 +1,29 @@
 /**
- * Compute's changes: creating a compute, adopting one by id, and updating one in place.
+ * Compute's requests: a create, an adoption (`adoptId`) and an update in place (what a refusal means: refusal.ts).
  *
- * Creating a compute without duplicates, orphans, or taking anyone's compute.
- * - Every attempt sends a name unique to it (owner-tag.ts). A create whose response was lost (kind `ambiguous`) is
- *   settled, inside the project lock, by looking for that exact name; only when no attempt's name is on the branch is
- *   the create sent again, with a new name (shared/lifecycle.ts createSettled). A compute of an earlier attempt that
- *   turns up after a later attempt succeeded is provably ours and unused: it is deleted.
- * - Before anything is sent, computes on the branch named for this resource that nobody is known to manage (an
- *   interrupted `up` made them, `pulumi state delete` forgot them) refuse the create, naming them (owner-tag.ts).
- * - A program's own `name` is applied by a PATCH once the compute exists, so that the create itself still carries
- *   the attempt's mark.
- * - A compute that exists but whose start failed or timed out is reported with its id (ResourceInitError), so the
- *   engine keeps it in state and the next `up` repairs it instead of creating another.
- *
- * Adopting (`adoptId`; the rules are shared/adoption.ts's, Branch's too) reads the compute, refuses what cannot change
- * in place and a compute another resource's state may hold, and PATCHes what differs from the program; a compute the
- * program does not name gets this resource's tagged name, like the computes it creates.
- *
- * Updating in place: one PATCH of what changed (both sizes together), then, for a new `restartTriggers` value, a
- * restart, but at most one restart per update and none of an idle compute.
- * - A PATCH that restarted the compute (its operations started it again) already did what a trigger asks.
- * - The real service refuses to restart an idle compute (api.md, Restart: "works only on an active compute"); an idle
- *   compute runs nothing, so there is nothing to restart: the trigger is recorded and the update succeeds.
- * - A value the service answers differently than asked (a plan's limit) is recorded in `overridden` and reported once,
- *   so the next `up` does not ask for it again (no permanent diff: outputs.ts).
- * - The PATCH carries only the changed properties; a move (`branch_id`) the service answered without making fails the
- *   update with the compute as the service left it. What a refusal means is explained in refusal.ts, with a branch's
- *   one primary in the way.
+ * - A create never duplicates, orphans or takes anyone's compute: each attempt sends a name unique to it, and a lost
+ *   answer is settled by looking for that name (owner-tag.ts; shared/lifecycle.ts createSettled). A program's own
+ *   `name` is PATCHed afterwards; a compute that exists but failed to start is reported with its id (ResourceInitError).
+ * - Adopting (shared/adoption.ts) refuses what cannot change in place and a compute another state may hold, and
+ *   PATCHes what differs; a compute the program does not name gets this resource's tagged name.
+ * - An update is one PATCH of what changed, then for a new `restartTriggers` value one restart: none if the PATCH
+ *   restarted the compute, none of an idle one (api.md, Restart: "works only on an active compute"). A value the
+ *   service answers differently is recorded in `overridden` and reported once (plan.ts outputsAfter).
  */
 import type { Endpoint, Operation } from "../../client";
+import { attemptName, carriesOwnerTag, heldByAnother, noteSent, refuseStrays } from "./owner-tag";
 import {
   ApiEndpoint,
   outputsAfter,
+  Overrides,
+  planComputeChange,
   recordedOutputs,
   toCreateBody,
   toOutputs,
   toPatchBody,
   unreadOutputs,
-} from "./outputs";
-import { attemptName, carriesOwnerTag, heldByAnother, noteSent, refuseStrays } from "./owner-tag";
-import { ADOPTABLE, Overrides, planComputeChange } from "./plan";
-import { describeBranchConflict, explainRefusal, moveRefusedFor, poolerRefusal } from "./refusal";
+} from "./plan";
+import { ADOPTABLE, describeBranchConflict, explainRefusal, moveRefusedFor, poolerRefusal } from "./refusal";
 import * as adoption from "../shared/adoption";
 import { warn } from "../shared/diagnostics";
 import { createdIdOf, errorKind, ResourceInitError } from "../shared/errors";
@@ -56,6 +39,10 @@ export const readCompute = async (projectId: string, id: string): Promise<ApiEnd
 /** The computes on the branch `inputs` name. */
 const onBranch = async (inputs: Props): Promise<ApiEndpoint[]> =>
   (await client().endpoints.listForBranch(String(inputs.projectId), String(inputs.branchId))) as ApiEndpoint[];
+
+/** The computes on the branch that carry one of this create's attempt names. */
+const madeBy = async (inputs: Props, sent: string[]): Promise<ApiEndpoint[]> =>
+  (await onBranch(inputs)).filter((compute) => sent.includes(String(compute.name)));
 
 export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
   await refuseStrays(inputs, () => onBranch(inputs));
@@ -76,15 +63,7 @@ export async function createCompute(inputs: Props): Promise<ApiEndpoint> {
   return withDeclaredName(endpoint as ApiEndpoint, inputs);
 }
 
-/** The computes on the branch that carry one of this create's attempt names. */
-async function madeBy(inputs: Props, sent: string[]): Promise<ApiEndpoint[]> {
-  return (await onBranch(inputs)).filter((compute) => typeof compute.name === "string" && sent.includes(compute.name));
-}
-
-/**
- * An earlier attempt whose response was lost and that the read-back did not find may still have been applied
- * later. Its compute carries that attempt's unique name, so it is ours beyond doubt, and nobody holds its id.
- */
+/** An attempt whose answer was lost may have been applied later: its unique name proves it ours, and unused. */
 async function deleteEarlierAttempts(inputs: Props, sent: string[], keptId: string): Promise<void> {
   try {
     const strays = (await madeBy(inputs, sent)).filter((compute) => compute.id !== keptId);
@@ -98,7 +77,7 @@ async function deleteEarlierAttempts(inputs: Props, sent: string[], keptId: stri
   }
 }
 
-/** Applies the program's own `name` (the create sent the attempt's name); a failure keeps the compute in state. */
+/** Applies the program's own `name` (the create sent the attempt's); a failure keeps the compute in state. */
 async function withDeclaredName(endpoint: ApiEndpoint, inputs: Props): Promise<ApiEndpoint> {
   if (inputs.name === undefined || endpoint.name === inputs.name) return endpoint;
   try {
@@ -108,11 +87,7 @@ async function withDeclaredName(endpoint: ApiEndpoint, inputs: Props): Promise<A
   }
 }
 
-/**
- * A create failed. A primary refused because its branch has one gets an explanation naming that compute; a refusal of
- * the deprecated pooler fields says to remove them. If the compute exists (the client names it in `resourceId` when
- * waiting failed), it is reported with its id so the engine keeps it. Anything else stands as it is.
- */
+/** A failed create: the pooler fields or a branch's primary explained; a compute that exists recorded with its id. */
 async function failedCreate(inputs: Props, error: unknown): Promise<unknown> {
   const projectId = String(inputs.projectId);
   const pooler = poolerRefusal(error, toCreateBody(inputs).endpoint);
@@ -131,8 +106,7 @@ async function failedCreate(inputs: Props, error: unknown): Promise<unknown> {
 
 /** Takes the compute `inputs.adoptId` under management (again, for a replacement: shared/adoption.ts). */
 export async function adoptCompute(inputs: Props): Promise<ApiEndpoint> {
-  const projectId = String(inputs.projectId);
-  const id = String(inputs.adoptId);
+  const [projectId, id] = [String(inputs.projectId), String(inputs.adoptId)];
   const existing = await adoption.readForAdoption(ADOPTABLE, projectId, id, () => readCompute(projectId, id));
   const current = toOutputs(existing, inputs);
   const plan = planComputeChange(current, inputs);
@@ -184,10 +158,8 @@ async function restartIfRunning(projectId: string, id: string, known?: ApiEndpoi
 }
 
 /**
- * Sends one PATCH with only `properties` (and the settings `current`, the old outputs, keep beside a changed one:
- * toPatchBody), and answers the compute with the operations it started; a refused branch move names the branch and the
- * compute already there; a refusal says what to do only where it is about the move or the deprecated pooler fields
- * (`explainRefusal`).
+ * One PATCH of `properties` (with the settings `current` keeps: toPatchBody); answers the compute and the operations
+ * it started. A move the service refused, or answered without making, fails saying why and how to move instead.
  */
 export async function patchCompute(
   projectId: string,
@@ -214,10 +186,7 @@ export async function patchCompute(
   return { endpoint: endpoint as ApiEndpoint, operations };
 }
 
-/**
- * A move the service answered without making (it ignored `branch_id`): carries the compute as the service left it,
- * so the update records what was applied (the sizes, say) and the next `up` asks only for the move again.
- */
+/** A move the service answered without making: carries the compute as left, so the update records what was applied. */
 export class MoveNotMade extends Error {
   constructor(
     message: string,

@@ -1,8 +1,7 @@
 /**
- * Compute, declared: a compute endpoint of a branch, a primary (`read_write`) or a read replica (`read_only`). Each
- * property is one row (its type, API field, rules and their source, what a change does and to a running compute's
- * connections, how two values compare, its description); Check, the plan (plan.ts), the request bodies and the outputs
- * (outputs.ts), schema.json and docs/resources.md's table derive from it (shared/declaration.ts). Values: values.ts.
+ * Compute, declared: one row per property (type, API field, rules and their source, what a change does to the compute
+ * and to its open connections, description). Check, the plan, the request bodies and outputs (plan.ts), schema.json
+ * and docs/resources.md's table derive from it (shared/declaration.ts). The values it names: values.ts.
  */
 import { COMPUTE_TYPE, POOLER_MODE, PRELOAD_LIBRARIES, PROVISIONER, SIZE_CHECKS, SIZE_INPUTS } from "./values";
 import {
@@ -158,7 +157,7 @@ const INPUTS = {
     source: "api.md, Ids",
     change: "record",
     // A removed `adoptId` must leave the state, or Delete would keep treating the compute as adopted and never delete
-    // it (plan.ts, keptOnDelete).
+    // it (refusal.ts, keptOnDelete).
     removalIsChange: true,
     description:
       "Adopt an existing compute by id instead of creating one (`pulumi import` reaches only the native plugin's resources, not dynamic ones). Acts at creation. Keep it (a project's default compute), or remove it after the first `up` (an `up` that sends nothing) to let a destroy delete the compute. Pulumi never deletes a compute that the state's `adoptId` names: while it stays in the program, a replacement (`--replace`, a `replacementTrigger`, a new parent) adopts the same compute again, so a replacement, a destroy or a removal of the resource leaves it on the service, with a warning.",
@@ -186,7 +185,7 @@ export const COMPUTE = {
   description:
     "A compute endpoint on a branch: a primary (`read_write`) or a read replica (`read_only`). A change of projectId, type or regionId replaces it (the old compute is deleted first: the dynamic class defaults deleteBeforeReplace to true, and a native Compute's Diff asks for it; give a native Compute that option yourself for `pulumi up --replace`, which asks no Diff); every other change is one PATCH. Sizes, a branch move and disabling restart a running compute (its connections drop; the preview warns); provisioner, pgSettings and preloadLibraries may (undocumented; the preview warns); a new restartTriggers value restarts it once, and not at all when it is idle.",
   inputs: INPUTS,
-  // Outputs without `api` are set by outputs.ts: the pooled host, max_connections, and the inputs carried as given.
+  // Outputs without `api` are set by plan.ts toOutputs: the pooled host, max_connections, the inputs carried as given.
   outputs: {
     endpointId: reported("id", "The compute's id (`ep-...`)."),
     projectId: reported("project_id", INPUTS.projectId.description),

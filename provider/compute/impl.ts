@@ -6,20 +6,27 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptCompute, createCompute, MoveNotMade, readCompute, updateCompute } from "./changes";
 import { COMPUTE } from "./declaration";
-import { declaredOf, inputsFromOutputs, outputsAfter, toOutputs } from "./outputs";
 import { noteHeld, noteSeen } from "./owner-tag";
+import {
+  computeOf,
+  declaredOf,
+  inputsFromOutputs,
+  keepOldSpelling,
+  outputsAfter,
+  planComputeChange,
+  toOutputs,
+} from "./plan";
 import {
   adoptedReplaceWarning,
   adoptionWarnings,
-  computeOf,
   connectionWarning,
+  createTarget,
+  deleteRefused,
   deprecationWarnings,
-  keepOldSpelling,
+  explainNotFound,
   keptOnDelete,
-  planComputeChange,
-  refusesAdoptedReplace,
-} from "./plan";
-import { createTarget, deleteRefused, explainNotFound, updateTarget } from "./refusal";
+  updateTarget,
+} from "./refusal";
 import { addressOf } from "../shared/branch-objects";
 import { checkInputs } from "../shared/declaration";
 import type { DiffAnswer } from "../shared/diff-answer";
@@ -28,22 +35,14 @@ import { errorKind, OUTCOME_UNKNOWN } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { deleteUnlessGone, projectAnswers, readOrGone, recordedAsItIs } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
-import { client, configure as configureRuntime, noteProgramCheck } from "../shared/runtime";
-import { stableJson } from "../shared/stable-json";
+import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
-/**
- * The inputs this process checked. The engine checks a registration's inputs before it diffs them for an `up` or a
- * `preview`; the Diff it sends after a refresh's Read (news = the stored inputs) and the Diffs it sends to probe the
- * dependents of a delete-before-replace come without a Check. Only a Diff of checked inputs plans a change, so only
- * that one warns (pulumi/pulumi step_generator.go continueStepsFromImport; step.go RefreshStep.Apply).
- */
-const checked = new Set<string>();
+/** The inputs this process checked: only a Diff of checked inputs warns (shared/runtime.ts). */
+const checked = new CheckedInputs();
 
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureRuntime(req.config);
-}
+export { configureProvider as configure } from "../shared/runtime";
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
@@ -52,35 +51,31 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   if (failures.length > 0) return { inputs: news, failures };
   // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.
   const inputs = keepOldSpelling(olds, news);
-  checked.add(stableJson(inputs));
+  checked.add(inputs);
   for (const warning of [...adoptionWarnings(olds, news), ...deprecationWarnings(news)]) warn(warning);
   return { inputs, failures };
 }
 
 /**
- * Pure: decides replace / PATCH / restart from the old outputs and new inputs; warns when connections drop, and when
- * a replaced compute is an adopted one (Delete leaves it). A replacement that would adopt the same compute again is
- * refused here, at preview: the old compute is deleted first (deleteBeforeReplace), so refusing it at the create
- * would leave the resource pending replacement and the compute unmanaged after the next change.
+ * Pure: replace, PATCH or restart (plan.ts), with the preview's warnings. A replacement that would adopt the same
+ * compute again is refused here, at preview: the old compute is deleted first, so refusing at the create would leave
+ * the resource pending replacement and the compute unmanaged.
  */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   noteSeen(id, olds);
   const plan = planComputeChange(olds, news);
-  const fromProgram = checked.has(stableJson(news));
-  if (fromProgram && refusesAdoptedReplace(id, olds, news, plan))
-    throw new Error(adoptedReplaceWarning(id, olds, news, plan));
-  const warnings = [connectionWarning(id, olds, news, plan), adoptedReplaceWarning(id, olds, news, plan)];
-  if (fromProgram) for (const warning of warnings) if (warning) warn(warning);
+  if (checked.has(news)) {
+    const adopted = adoptedReplaceWarning(id, olds, news, plan);
+    if (adopted && news.adoptId === id) throw new Error(adopted);
+    for (const warning of [connectionWarning(id, olds, news, plan), adopted]) if (warning) warn(warning);
+  }
   const { changes, replaces, deleteBeforeReplace, changed: diffs } = plan;
   return { changes, replaces, deleteBeforeReplace, diffs };
 }
 
 /** What a refusal's advice depends on: the compute's project and branch (from the inputs, or the state). */
 const inInputsProject = (inputs: Props): Situation => ({ op: "compute", ...addressOf(inputs) });
-const inStateProject = (_id: string, props: Props, ..._news: unknown[]): Situation => ({
-  op: "compute",
-  ...addressOf(props),
-});
+const inStateProject = (_id: string, props: Props, ..._news: unknown[]): Situation => inInputsProject(props);
 
 export const create = withHints(inInputsProject, async (inputs: Props): Promise<pulumi.dynamic.CreateResult> => {
   try {
@@ -110,25 +105,22 @@ export const update = withHints(
     } catch (error) {
       // A compute (or the branch it moves to) deleted outside Pulumi: say so, and how to bring the state in line.
       if (errorKind(error) === "not_found") throw await explainNotFound(error, updateTarget(id, olds, news));
-      // A restart that did not happen records the old triggers, or the next `up` would see no change.
-      const plan = planComputeChange(olds, news);
-      const recorded = plan.restartByTrigger ? { ...news, restartTriggers: olds.restartTriggers } : news;
+      // A restart not made records the old triggers, or the next `up` would see no change.
+      const recorded = planComputeChange(olds, news).restartByTrigger
+        ? { ...news, restartTriggers: olds.restartTriggers }
+        : news;
       throw await withCurrentState(String(olds.projectId), id, recorded, error);
     }
   },
 );
 
 /**
- * Deletes and waits; a compute already gone is fine once its project answers (shared/lifecycle.ts). A delete whose
- * outcome is unknown is read back by the client (gone → done) and only then sent again. A compute the state's
- * `adoptId` names is left on the service, with a warning (plan.ts: a replacement may hold it now).
+ * Deletes and waits; a compute already gone is fine once its project answers, and a delete whose outcome is unknown
+ * is read back, then sent again (shared/lifecycle.ts). A compute the state's `adoptId` names is left, with a warning.
  */
 export const deleteCompute = withHints(inStateProject, async (id: string, props: Props): Promise<void> => {
   const kept = keptOnDelete(id, props);
-  if (kept) {
-    warn(kept);
-    return;
-  }
+  if (kept) return warn(kept);
   await refuseDeleteOnProtectedBranch(`compute ${id}`, props);
   const remove = async () => (await client().endpoints.delete(String(props.projectId), id)).endpoint !== undefined;
   try {
@@ -140,19 +132,13 @@ export const deleteCompute = withHints(inStateProject, async (id: string, props:
 });
 
 /**
- * After a failed update, report the compute as it now is, so that the engine's state matches the service and the next
- * `up` sends exactly what is still missing: after an outcome that is unknown, as read now; after a move the service
- * answered without making, as that answer left it (the applied sizes, the old branch), so the next `up` asks only for
- * the move again and warns of no restart that already happened (the compute is ready: only its move was not made).
+ * After a failed update, the compute as it now is, so that the state matches the service and the next `up` sends only
+ * what is missing: after an unknown outcome, as read now; after a move not made, as the PATCH's answer left it.
  */
 async function withCurrentState(projectId: string, id: string, news: Props, error: unknown): Promise<unknown> {
+  const notMoved = error instanceof MoveNotMade ? error : undefined;
+  if (!notMoved && !OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
   const recorded = { ...news, declared: declaredOf(news) };
-  if (error instanceof MoveNotMade) {
-    return recordedAsItIs(id, news, error, {
-      read: async () => toOutputs(error.endpoint, recorded),
-      message: error.message,
-    });
-  }
-  if (!OUTCOME_UNKNOWN.has(errorKind(error) ?? "")) return error;
-  return recordedAsItIs(id, news, error, { read: async () => toOutputs(await readCompute(projectId, id), recorded) });
+  const read = async () => toOutputs(notMoved?.endpoint ?? (await readCompute(projectId, id)), recorded);
+  return recordedAsItIs(id, news, error, { read, message: notMoved?.message });
 }

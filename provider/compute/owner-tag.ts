@@ -1,35 +1,20 @@
 /**
- * Whose compute it is. The owner tag of a Compute (its `ownerTag` input) is a short, stable identity of a resource
- * within its project and stack: the Compute class computes it from Pulumi's project and stack, the native plugin from
- * the resource's URN (native/urn.ts), which names the same three, so a resource keeps its tag whichever serves it.
+ * Whose compute it is. A Compute's owner tag (its `ownerTag` input) hashes Pulumi's project, stack and resource name
+ * (the class computes it, the native plugin from the URN: native/urn.ts). Each create attempt sends a name no other
+ * attempt, resource, stack or person can send, `pulumi-<ownerTag>-<random mark>`, and a lost answer is settled by
+ * finding that exact name, never by what several attempts share: a twin stack's compute and the one a replacement
+ * deletes carry the same tag (api.md, "Ambiguous writes": taking someone's compute is a loss, reporting a nuisance).
  *
- * Each create attempt sends a name no other attempt, resource, stack or person can send: `pulumi-<ownerTag>-<mark>`,
- * the mark being random and new for every attempt. A lost response is settled by finding that exact name on the
- * branch. A compute is never recognised by a mark shared by several attempts (the resource's tag alone, its sizes,
- * its creation time): a twin stack's compute and the one a replacement deletes carry the same tag (api.md,
- * "Ambiguous writes": one you took from someone is a loss; an unused one you report is a nuisance).
- *
- * Strays. Two paths leave a compute named for a resource that no state holds: an `up` whose CLI was killed while the
- * create ran (two Ctrl-Cs: the engine keeps a pending create and the next `up` creates again) and `pulumi state delete`
- * of the resource. Neither gives the provider any old state, and neither do the cases of a compute it must never
- * take: one another stack of the same project and stack names holds (a twin: test/plugin/stacks.test.ts), or the old
- * place's compute of a resource moved under a new parent without an alias. Taking one of those is a loss and making a
- * second beside one is a duplicate nobody manages, so the create does neither: it lists the branch first and, when
- * computes carry the tag that this process did not send, refuses, naming them and the way to keep one (adoptId),
- * sending nothing (api.md, "Ambiguous writes").
- *
- * A replacement does not meet its old compute: the Compute class gives the resource `deleteBeforeReplace`, so the
- * engine deletes the old compute before it creates the new one, including for `pulumi up --replace`, whose Check gets
- * no old inputs (pulumi/pulumi step_generator.go). A native Compute has no class: the plugin's Diff answers
- * `deleteBeforeReplace` for a replacement it plans, but `--replace` asks no Diff (step_generator.go, diff:
- * isTargetedReplace), so there the refusal below asks for the option (test/cli/native-move.test.ts). Where the state
- * is known to hold the resource (Check got its old inputs: a replacement a diff decides, a new `replacementTrigger`)
- * and a program set `deleteBeforeReplace: false`, one of the tagged computes is the one it replaces: when a Diff saw
- * its id, the others are refused; otherwise none.
+ * Strays: computes named for this resource that no state is known to hold (an `up` killed during its create, `pulumi
+ * state delete`, a twin stack, a move under a new parent without an alias) refuse the create before anything is sent,
+ * naming them. A replacement does not meet its old compute: the Compute class defaults `deleteBeforeReplace`, and a
+ * native Compute's Diff asks for it, but `--replace` asks no Diff (pulumi/pulumi step_generator.go, isTargetedReplace),
+ * so the refusal asks for the option. When Check got old inputs (the state holds the resource) and
+ * `deleteBeforeReplace` is false, the tagged compute a Diff saw is the one replaced: only the others are refused.
  * Docs: docs/faults.md, "Computes: names, lost responses and interruptions".
  */
 import { createHash, randomBytes } from "crypto";
-import type { ApiEndpoint } from "./outputs";
+import type { ApiEndpoint } from "./plan";
 
 type Props = Record<string, unknown>;
 
@@ -57,11 +42,7 @@ export function carriesOwnerTag(compute: object, inputs: Props): boolean {
 /** `pulumi-<ownerTag>-<mark>`: the name this provider gives the computes its resources create or adopt. */
 const MANAGED_NAME = /^pulumi-[0-9a-f]{12}-[0-9a-f]{8}$/;
 
-/**
- * Why adopting `existing` is refused, or undefined: a compute named for another resource (another name, stack or
- * project) is held by that resource's state; adopting it would leave two states holding one compute, and the other's
- * destroy (or its replacement) would delete it.
- */
+/** Why adopting `existing` is refused: named for another resource, whose state may hold it (and delete it). */
 export function heldByAnother(existing: ApiEndpoint, inputs: Props): string | undefined {
   const name = (existing as { name?: unknown }).name;
   if (typeof name !== "string" || !MANAGED_NAME.test(name) || carriesOwnerTag(existing, inputs)) return undefined;
@@ -94,10 +75,7 @@ export function noteSeen(id: string, olds: Props): void {
 /** A create of this process sends `name`. */
 export const noteSent = (name: string): void => void sentHere.add(name);
 
-/**
- * Refuses a create, before anything is sent, when computes on its branch (`list` reads them) carry this resource's
- * name and neither this process sent them nor the state is known to hold them. See the module's doc.
- */
+/** Refuses a create, before anything is sent, when the branch (`list`) holds strays (see the module's doc). */
 export async function refuseStrays(inputs: Props, list: () => Promise<ApiEndpoint[]>): Promise<void> {
   if (typeof inputs.ownerTag !== "string") return;
   const state = held.get(inputs.ownerTag);
@@ -107,22 +85,55 @@ export async function refuseStrays(inputs: Props, list: () => Promise<ApiEndpoin
   if (strays.length > 0) throw new Error(straysMessage(inputs, strays));
 }
 
-/**
- * The refusal, one line: what is there, that nothing was sent, and what to do in each case the provider cannot tell
- * apart: keep it (adoptId: it may be in use, clients may connect to its host) or delete it; an alias for a move; the
- * default order for a replacement; another name beside a twin stack's.
- */
+/** One line: what is there, that nothing was sent, and what to do in each case the provider cannot tell apart. */
 function straysMessage(inputs: Props, strays: ApiEndpoint[]): string {
-  const [first] = strays;
   const listed = strays.map((c) => `${c.id} (${String(c.name)})`).join(", ");
-  const are = strays.length > 1 ? "are" : "is";
+  const [are, them] = strays.length > 1 ? ["are", "them"] : ["is", "it"];
   return (
     `Compute "${String(inputs.resourceName ?? "")}" was not created: on branch ${String(inputs.branchId)}, ${listed} ` +
-    `${are} named for this resource and no state is known to hold ${strays.length > 1 ? "them" : "it"}. If an ` +
-    `interrupted pulumi up made it or pulumi state delete forgot it, keep it with adoptId: "${first.id}" (or delete ` +
+    `${are} named for this resource and no state is known to hold ${them}. If an ` +
+    `interrupted pulumi up made it or pulumi state delete forgot it, keep it with adoptId: "${strays[0].id}" (or delete ` +
     `it if nothing uses it) and run pulumi up again; if you moved this resource under a new parent, give it an alias ` +
     `to its old place; if this is a replacement, set deleteBeforeReplace: true (the Compute class's default, which a ` +
     `native neon:index:Compute lacks); if another stack with the same project and stack names holds it, it is not ` +
     `yours: rename this resource. See ${STRAYS_DOCS}`
+  );
+}
+
+/** What was being done when a branch's one primary (read_write) compute was in the way (the service's 409). */
+export type BranchConflictCause = { movingId: string } | { creating: Props };
+
+/** The branch-conflict message, for a branch whose primary is `holder` (undefined when it could not be read). */
+export function branchConflictMessage(branchId: string, cause: BranchConflictCause, holder?: ApiEndpoint): string {
+  const there = holder
+    ? `its primary (read_write) compute is ${holder.id}`
+    : "it already has a primary (read_write) compute";
+  const what =
+    "movingId" in cause
+      ? `cannot move compute ${cause.movingId} to branch ${branchId}`
+      : `cannot create a primary compute on branch ${branchId}`;
+  return `${what}: ${there}, and a branch holds only one. To proceed: ${remedy(cause, holder)}.`;
+}
+
+/**
+ * What to do, judged by whose tag the primary carries. Ours, with the create sent anyway (the state holds the
+ * resource): the compute a replacement with `deleteBeforeReplace: false` replaces, or one an interrupted replacement made.
+ */
+function remedy(cause: BranchConflictCause, holder: ApiEndpoint | undefined): string {
+  const id = holder?.id ?? "ep-...";
+  if ("movingId" in cause) return `move or delete ${id} first, or make this compute type read_only`;
+  if (holder && carriesOwnerTag(holder, cause.creating)) {
+    return (
+      `${id} carries this resource's tag (its project, stack and resource names). If the resource sets ` +
+      `deleteBeforeReplace: false, ${id} is the compute this replacement replaces: remove that option (a branch holds ` +
+      `one primary, so the old one must go first). Otherwise an interrupted pulumi up made it: keep it with adoptId: ` +
+      `"${id}" (it may be in use), or delete it if nothing uses it, and run pulumi up again`
+    );
+  }
+  return (
+    `if nothing manages ${id} (pulumi state delete forgot it, say), adopt it: set adoptId: "${id}", run pulumi up, ` +
+    `then remove adoptId; if it belongs to a resource this update removes, Pulumi creates before it deletes: remove ` +
+    `that resource in an update of its own first (or run pulumi up --continue-on-error, then again); for a read ` +
+    `replica set type: "read_only"`
   );
 }

@@ -1,11 +1,5 @@
-import {
-  adoptedReplaceWarning,
-  adoptionWarnings,
-  connectionWarning,
-  keepOldSpelling,
-  keptOnDelete,
-  planComputeChange,
-} from "./plan";
+import { keepOldSpelling, planComputeChange } from "./plan";
+import { adoptedReplaceWarning, adoptionWarnings, connectionWarning, keptOnDelete } from "./refusal";
 import { UNKNOWN } from "../shared/unknown";
 
 /** Old outputs as the service reported them after a create that set only project and branch. */

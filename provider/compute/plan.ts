@@ -1,31 +1,36 @@
 /**
- * What a change does to a compute, from its declaration (declaration.ts) and Compute's hooks, and what the preview says
- * of it: pure (no API call, no credentials), so preview stays fast, offline and truthful.
+ * What a change does to a compute, what it sends and what it records: pure (no API call), so the preview stays fast,
+ * offline and truthful. Everything derives from the rows (declaration.ts, shared/declaration.ts).
  *
- * New inputs are compared with the OLD OUTPUTS (what the service reported), with the service's defaults
- * understood, so that a second `up` right after the first changes nothing (the peers' permanent diffs,
- * #179 and #83): a property the user left out never diffs, 0 and 300 are the same autosuspend delay (the row's
- * `same`), and a value the service overrode (recorded in `overridden`) is not asked for again.
- *
- * What the preview says: the warnings of a change that drops connections, of deprecated inputs and of adoption (with
- * how adoption's messages speak of a compute: shared/adoption.ts), and how every message names a compute.
+ * New inputs are compared with the OLD OUTPUTS, with the service's defaults understood, so that a second `up` changes
+ * nothing (the peers' permanent diffs, #179 and #83): an input left out never diffs, 0 and 300 are one autosuspend
+ * delay (the row's `same`), and a value the service overrode (recorded in `overridden`) is not asked for again.
  */
+import type { EndpointCreateRequest, EndpointUpdateRequest } from "../../client";
 import { COMPUTE } from "./declaration";
-import { SIZES } from "./values";
-import * as adoption from "../shared/adoption";
-import { Declaration, planChange, sameValue } from "../shared/declaration";
+import { maxConnectionsFor, SIZES } from "./values";
+import {
+  apiBody,
+  Declaration,
+  outputsFrom,
+  planChange,
+  recordedOutputs as recordedWith,
+  sameValue,
+} from "../shared/declaration";
+import { declaredIn, declaredOf as declaredOfInputs } from "../shared/declared";
+import { warn } from "../shared/diagnostics";
+import { poolerHost } from "../shared/ids";
 import type { ProjectObject } from "../shared/lifecycle";
 import { isUnknown } from "../shared/unknown";
 
 type Props = Record<string, unknown>;
+export type ApiEndpoint = Record<string, unknown> & { id: string; host: string };
 export type Overrides = Record<string, { requested: unknown; service: unknown }>;
 
-/** The declaration as the shared functions read it. */
 const DECLARED: Declaration = COMPUTE;
 
 export interface ComputePlan {
   changes: boolean;
-  /** The inputs whose change the plan found. */
   changed: string[];
   replaces: string[];
   deleteBeforeReplace: boolean;
@@ -34,23 +39,19 @@ export interface ComputePlan {
   /** Changed properties whose change drops a running compute's connections, or may. */
   drops: string[];
   mayDrop: string[];
-  /**
-   * True when restartTriggers changed and the compute stays enabled: it is restarted, unless the PATCH already
-   * restarted it. A compute the update leaves disabled runs nothing, so nothing is restarted.
-   */
+  /** restartTriggers changed and the compute stays enabled: restarted, unless the PATCH already restarted it. */
   restartByTrigger: boolean;
 }
 
 /**
- * Decides what changing `olds` (old outputs) into `news` (new inputs) does to the compute: the rows' plan, with the
- * sizes sent as a pair (the service's merge of a lone size is undocumented: api.md), a primary replaced on its own
- * branch deleted first, and a restart only by a trigger of a compute that stays enabled.
+ * What changing `olds` (old outputs) into `news` (new inputs) does: the rows' plan, with the sizes sent as a pair, a
+ * primary replaced on its own branch deleted first, and a restart only by a trigger of a compute that stays enabled.
  */
 export function planComputeChange(olds: Props, news: Props): ComputePlan {
   const plan = planChange(DECLARED, olds, news, overriddenAsAsked(olds, news));
-  const patch = [...plan.by.update];
-  if (patch.some((p) => (SIZES as readonly string[]).includes(p)))
-    for (const size of SIZES) if (!patch.includes(size)) patch.push(size);
+  const patch = plan.by.update.some((p) => (SIZES as readonly string[]).includes(p))
+    ? [...new Set([...plan.by.update, ...SIZES])]
+    : plan.by.update;
   return {
     changes: plan.changed.length > 0,
     changed: plan.changed,
@@ -66,23 +67,13 @@ export function planComputeChange(olds: Props, news: Props): ComputePlan {
 /** Disabling drops connections, enabling does not; a trigger restarts only what stays enabled. */
 function dropsNow(property: string, news: Props): boolean {
   if (property === "disabled") return news.disabled === true;
-  if (property === "restartTriggers") return restartsOnTrigger(news);
-  return true;
+  return property !== "restartTriggers" || restartsOnTrigger(news);
 }
 
-/**
- * A new trigger value restarts the compute, unless the triggers were removed or the compute is (or is being)
- * disabled: disabling suspends it, and the PATCH's answer still saying `active` must not make the update restart
- * (wake) the compute it has just disabled.
- */
-function restartsOnTrigger(news: Props): boolean {
-  return news.restartTriggers !== undefined && news.disabled !== true;
-}
+/** A disabled compute runs nothing: the PATCH's answer still saying `active` must not make the update wake it. */
+const restartsOnTrigger = (news: Props): boolean => news.restartTriggers !== undefined && news.disabled !== true;
 
-/**
- * The properties the service overrode the last time they were asked for, and asked for again: no new request (the
- * rows' comparison decides both "asked again" and "the service still holds its value").
- */
+/** The properties the service overrode when last asked, asked for again: no new request. */
 function overriddenAsAsked(olds: Props, news: Props): string[] {
   const records = (olds.overridden ?? {}) as Overrides;
   return Object.keys(records).filter((property) => {
@@ -93,64 +84,26 @@ function overriddenAsAsked(olds: Props, news: Props): string[] {
   });
 }
 
-/**
- * A replacement normally creates the new compute before deleting the old, so the branch is never without
- * one. A branch holds one read_write compute, so when the new primary would land on the same branch of the
- * same project as the old primary, the old one must go first or the create fails with 409.
- */
+/** A branch holds one primary: a new primary on the old primary's branch needs the old one gone first (else 409). */
 function mustDeleteFirst(olds: Props, news: Props): boolean {
-  const newType = news.type ?? COMPUTE.inputs.type.default;
-  return (
-    newType === "read_write" &&
-    olds.type === "read_write" &&
-    news.projectId === olds.projectId &&
-    news.branchId === olds.branchId
-  );
+  const primaries = (news.type ?? COMPUTE.inputs.type.default) === "read_write" && olds.type === "read_write";
+  return primaries && news.projectId === olds.projectId && news.branchId === olds.branchId;
 }
 
 /**
- * The new inputs to record, given the old ones: a value that means what the old inputs' value meant (300 after 0: the
- * same autosuspend delay, api.md) keeps the old spelling; the properties with more than one spelling of one setting are
- * those whose row has its own `same`. A dynamic provider reports no changed keys, so the engine lists beside an update
- * every input that differs from the old inputs: a restart trigger's update listed `suspendTimeoutSeconds` too, a
- * change that is none.
+ * The new inputs to record: a value that means what the old one meant (300 after 0, api.md) keeps the old spelling,
+ * since the engine lists beside an update every input that differs from the old inputs, change or not.
  */
 export function keepOldSpelling(olds: Props, news: Props): Props {
-  const spellings = Object.keys(DECLARED.inputs).filter((p) => DECLARED.inputs[p].same !== undefined);
-  const kept = spellings.filter(
+  const kept = Object.keys(DECLARED.inputs).filter(
     (p) =>
-      olds[p] !== undefined && news[p] !== olds[p] && !isUnknown(news[p]) && sameValue(DECLARED, p, olds[p], news[p]),
+      DECLARED.inputs[p].same !== undefined &&
+      olds[p] !== undefined &&
+      news[p] !== olds[p] &&
+      !isUnknown(news[p]) &&
+      sameValue(DECLARED, p, olds[p], news[p]),
   );
   return kept.length === 0 ? news : { ...news, ...Object.fromEntries(kept.map((p) => [p, olds[p]])) };
-}
-
-/**
- * The preview's warning for a change that drops (or may drop) a running compute's connections; undefined when it
- * keeps them. Numbers are shown (sizes); other values are not (the plugin cannot know which were secret). Disabling
- * is no restart: the compute is suspended and stays down (OpenAPI: a disabled compute cannot be woken by a
- * connection), which "will restart" hid. Why a change may drop them is its row's `because`.
- */
-export function connectionWarning(id: string, olds: Props, news: Props, plan: ComputePlan): string | undefined {
-  if (plan.replaces.length > 0) return undefined;
-  const label = computeLabel(id, olds);
-  const shown = (p: string) =>
-    typeof olds[p] === "number" && typeof news[p] === "number" ? `${p} ${olds[p]} -> ${news[p]}` : p;
-  const drops = plan.drops.map((p) => (isUnknown(news[p]) ? `${p} (known after apply)` : shown(p)));
-  if (plan.drops.includes("disabled")) {
-    const others = [...drops.filter((_, i) => plan.drops[i] !== "disabled"), ...plan.mayDrop];
-    const also = others.length > 0 ? ` (changing ${others.join(", ")} too)` : "";
-    return (
-      `${label} will be suspended and stay down: disabled is set to true${also}; its open connections will drop, ` +
-      `and it accepts no new ones until disabled is false again.`
-    );
-  }
-  if (drops.length > 0) {
-    const maybe = plan.mayDrop.length > 0 ? `; ${plan.mayDrop.join(", ")} too` : "";
-    return `${label} will restart if it is running: ${drops.join(", ")}${maybe}; its open connections will drop.`;
-  }
-  if (plan.mayDrop.length === 0) return undefined;
-  const why = plan.mayDrop.map((p) => DECLARED.inputs[p].because).join("; ");
-  return `${label} may restart if it is running: ${plan.mayDrop.join(", ")} changes (${why}); its open connections may drop.`;
 }
 
 /** How messages name the compute `id`: by its resource's name (its `resourceName`) when known. */
@@ -158,67 +111,103 @@ export function computeLabel(id: string, props: { resourceName?: unknown }): str
   return props.resourceName ? `Compute "${String(props.resourceName)}" (${id})` : `Compute ${id}`;
 }
 
-/** How the lifecycle's messages name the compute `id` (shared/lifecycle.ts), from its state (or an update's target). */
+/** How the lifecycle's messages name the compute `id` (shared/lifecycle.ts). */
 export function computeOf(id: string, props: { projectId?: unknown; resourceName?: unknown }): ProjectObject {
   return { kind: "compute", label: computeLabel(id, props), projectId: String(props.projectId), docs: COMPUTE.docs };
 }
 
-/** Deprecated inputs in use, the rows with a `deprecation` (api.md, Pooler fields: removal scheduled for 2026-06-20). */
-export function deprecationWarnings(news: Props): string[] {
-  const used = Object.keys(DECLARED.inputs).filter((p) => DECLARED.inputs[p].deprecation && news[p] !== undefined);
-  if (used.length === 0) return [];
-  return [
-    `Compute "${String(news.resourceName ?? "")}": ${used.join(" and ")} ${used.length > 1 ? "are" : "is"} ` +
-      `deprecated: Neon is removing the pooler settings from its API (scheduled for 2026-06-20), and a service ` +
-      `without them may refuse them; pooling is always on through the pooled host (the poolerHost output). Remove ` +
-      `${used.length > 1 ? "them" : "it"} from the program.`,
-  ];
+/** Every input the API takes (the project is in the path). */
+const SENT = Object.keys(DECLARED.inputs).filter((p) => DECLARED.inputs[p].api !== undefined);
+/** Inputs kept in the outputs as given (the service knows nothing of them). */
+const CARRIED_INPUTS = Object.keys(DECLARED.outputs).filter((p) => !DECLARED.outputs[p].api && p in DECLARED.inputs);
+/**
+ * Inputs whose field the service may not report (the deprecated pooler fields, api.md; fields client/schemas.ts does
+ * not require): the output keeps the program's value, or every `up` would see a change. Not `name`: its absence is one.
+ */
+const MAYBE_UNREPORTED = ["poolerEnabled", "poolerMode", "disabled", "passwordlessAccess", "provisioner"];
+/** The provider's records: `declared`, the inputs the program set; `overridden`, values the service did not take. */
+const RECORDS = ["declared", "overridden"];
+/** The inputs sent together in the request's `settings`. */
+const SETTINGS = ["pgSettings", "preloadLibraries"];
+
+/** The body of POST /projects/{id}/endpoints: what the program set, and the service's defaults. */
+export function toCreateBody(inputs: Props): EndpointCreateRequest {
+  const values = Object.fromEntries(SENT.map((p) => [p, inputs[p] ?? DECLARED.inputs[p].default]));
+  return { endpoint: apiBody(DECLARED, values, SENT) } as EndpointCreateRequest; // check() validated every field
 }
 
 /**
- * Adoption by id (`adoptId`; shared/adoption.ts, Branch's too): how its messages speak of a compute. Pulumi never
- * deletes a compute that the state's `adoptId` names, and a replacement (by the diff) of an adopted compute that
- * `adoptId` still names is refused at preview (its create would adopt it again, and refuse).
+ * The body of a PATCH of `properties`. Whether the service merges `settings` or replaces them is undocumented (api.md;
+ * the emulator replaces), so one setting goes with the other as last reported (`current`): neither erases the other.
  */
-export const ADOPTABLE: adoption.Adoptable = {
-  type: "Compute",
-  kind: "compute",
-  adopting: (news) =>
-    `where its sizes, branch, provisioner or Postgres settings differ from the program's, adopting PATCHes them, ` +
-    `and a running compute restarts (its open connections drop)` +
-    (news.name === undefined ? `; it is renamed pulumi-${String(news.ownerTag)}-… (set name to keep another)` : ""),
-};
+export function toPatchBody(inputs: Props, properties: string[], current: Props = {}): EndpointUpdateRequest {
+  const kept = properties.some((p) => SETTINGS.includes(p)) ? SETTINGS.filter((p) => !properties.includes(p)) : [];
+  const values = { ...inputs, ...Object.fromEntries(kept.map((p) => [p, current[p]])) };
+  return { endpoint: apiBody(DECLARED, values, [...properties, ...kept]) } as EndpointUpdateRequest;
+}
 
-/** What Check says about `adoptId` (shared/adoption.ts). */
-export const adoptionWarnings = (olds: Props, news: Props): string[] =>
-  adoption.adoptionWarnings(ADOPTABLE, olds, news);
-
-/** Why Delete leaves the compute `id` on the service, or undefined to delete it (shared/adoption.ts). */
-export const keptOnDelete = (id: string, props: Props): string | undefined =>
-  adoption.keptAdopted(ADOPTABLE, id, computeLabel(id, props), props);
+/** Every output: the record's fields (a null is no value), the pooled host, max_connections, and what is kept. */
+export function toOutputs(endpoint: ApiEndpoint, inputs: Props): Props {
+  const reported = Object.entries(outputsFrom(DECLARED, endpoint)).filter(([, value]) => value !== null);
+  const settings = endpoint.settings as { pg_settings?: Props } | undefined;
+  const outputs: Props = {
+    ...Object.fromEntries(reported),
+    pgSettings: settings ? (settings.pg_settings ?? {}) : (inputs.pgSettings ?? {}),
+    poolerHost: poolerHost(endpoint.id, endpoint.host),
+    maxConnections: maxConnectionsFor(Number(endpoint.autoscaling_limit_min_cu)),
+  };
+  const unreported = MAYBE_UNREPORTED.filter((p) => outputs[p] === undefined);
+  const kept = [...(settings ? [] : ["preloadLibraries"]), ...CARRIED_INPUTS, ...RECORDS, ...unreported];
+  for (const name of kept) if (inputs[name] !== undefined) outputs[name] = inputs[name];
+  return outputs;
+}
 
 /**
- * The preview's warning for a replacement (by the diff) of an adopted compute: the original is not deleted, and while
- * `adoptId` still names it the replacement cannot be made (adoption refuses what cannot change in place).
+ * The outputs after a create or an update, with the records: the declared inputs, and the values of `asked` the
+ * service set otherwise (warned once; an entry leaves when the service takes the value).
  */
-export function adoptedReplaceWarning(id: string, olds: Props, news: Props, plan: ComputePlan): string | undefined {
-  if (plan.replaces.length === 0 || olds.adoptId !== id) return undefined;
-  const changed = plan.replaces.join(", ");
-  if (news.adoptId === id) {
-    return (
-      `${computeLabel(id, olds)} cannot be replaced (${changed} changed) while adoptId names it: the replacement ` +
-      `would adopt it again, and adopting refuses what cannot change in place. Remove adoptId and run pulumi up first ` +
-      `(it sends nothing); then this change makes a new compute and deletes ${id}.`
-    );
+export function outputsAfter(endpoint: ApiEndpoint, news: Props, asked: string[], previous?: Overrides): Props {
+  const outputs = toOutputs(endpoint, news);
+  const overridden: Overrides = { ...previous };
+  const refused = new Set(planComputeChange(outputs, news).patch);
+  for (const property of asked) {
+    // A value the answer does not report is no override: the service did not say it kept another one.
+    if (!refused.has(property) || outputs[property] === undefined) delete overridden[property];
+    else if (!(property in overridden)) {
+      overridden[property] = { requested: news[property], service: outputs[property] };
+      warn(overrideMessage(endpoint.id, news, property, outputs[property]));
+    }
   }
+  const records: Props = { declared: declaredOf(news) };
+  if (Object.keys(overridden).length > 0) records.overridden = overridden;
+  return toOutputs(endpoint, { ...news, ...records });
+}
+
+function overrideMessage(id: string, news: Props, property: string, service: unknown): string {
+  const value = typeof service === "number" || typeof service === "boolean" ? ` at ${String(service)}` : "";
   return (
-    `${computeLabel(id, olds)} is replaced (${changed} changed) by a new compute, and ${id} stays on the service: ` +
-    `its state still records adoptId, so Pulumi does not delete it. Delete it in the Neon console afterwards, or ` +
-    `remove adoptId in an up of its own before this change.`
+    `${computeLabel(id, news)}: the service kept ${property}${value} instead of the value the program asks for (the ` +
+    `account's plan may not allow it). This is recorded: the next up will not ask again unless the program's value ` +
+    `changes.`
   );
 }
 
-/** A replacement (by the diff) of an adopted compute that `adoptId` still names: adoption would refuse it. */
-export function refusesAdoptedReplace(id: string, olds: Props, news: Props, plan: ComputePlan): boolean {
-  return plan.replaces.length > 0 && olds.adoptId === id && news.adoptId === id;
+/** The outputs of an update that sends nothing (a removed `adoptId`, a new resource name): the carried inputs anew. */
+export const recordedOutputs = (olds: Props, news: Props): Props =>
+  recordedWith(olds, news, CARRIED_INPUTS, declaredOf(news));
+
+/** The inputs the program set, as recorded in `declared`. */
+export const declaredOf = (inputs: Props): string[] => declaredOfInputs(inputs, RECORDS);
+
+/** What a refresh hands back: the declared inputs as they stand (a state older than `declared`: every output input). */
+export function inputsFromOutputs(outputs: Props): Props {
+  const names = declaredIn(outputs) ?? Object.keys(DECLARED.inputs).filter((p) => p in DECLARED.outputs);
+  return Object.fromEntries(names.filter((name) => outputs[name] !== undefined).map((name) => [name, outputs[name]]));
 }
+
+/** The outputs of a compute that could not be read: never a missing `type`, which would read as a replacing change. */
+export const unreadOutputs = (id: string, inputs: Props): Props => ({
+  ...inputs,
+  type: inputs.type ?? "read_write",
+  endpointId: id,
+});

@@ -3,8 +3,8 @@
  * outputs. Issue 24's proof that one row (and a named object type) carries a new field through every step.
  */
 import { COMPUTE } from "./declaration";
-import { inputsFromOutputs, toCreateBody, toOutputs, toPatchBody } from "./outputs";
-import { connectionWarning, planComputeChange } from "./plan";
+import { inputsFromOutputs, planComputeChange, toCreateBody, toOutputs, toPatchBody } from "./plan";
+import { connectionWarning } from "./refusal";
 import { checkInputs } from "../shared/declaration";
 import { UNKNOWN } from "../shared/unknown";
 

@@ -1,23 +1,12 @@
 /**
- * The values a compute's properties take, as data that Check, schema.json, the docs and the tests read from one place:
- * the named types (ComputeType, PoolerMode, Provisioner, PreloadLibraries), the documented sizes with their rules
- * (one size, the pair, and the always-active computes above 16 CU) and max_connections, and the autosuspend delay.
- * The peers hard-coded "max 10 CU" and lagged behind the service (#157); the sizes follow the documented list (api.md)
- * and this is the one place to update when the service grows.
+ * The values a compute's properties take, as data that Check, schema.json, the docs and the tests read: the named
+ * types, the sizes with their rules (api.md, Sizes: shared/sizes.ts) and max_connections. The peers hard-coded "max 10
+ * CU" and lagged behind the service (#157): this and shared/sizes.ts are the places to update when the service grows.
  */
 import { BOOLEAN, EnumType, InputRow, INTEGER, NUMBER, ObjectType, STRING_LIST } from "../shared/declaration";
 import { isUnknown } from "../shared/unknown";
-import {
-  ALLOWED_SIZES,
-  AUTOSCALING_MAX_CU,
-  isSize,
-  isSuspendTimeout,
-  sameSuspendTimeout,
-  sizePairProblem,
-} from "../shared/sizes";
+import { AUTOSCALING_MAX_CU, isSize, isSuspendTimeout, sameSuspendTimeout, sizePairProblem } from "../shared/sizes";
 import { CheckFailure, describe, isBoolean, isStringList } from "../shared/validators";
-
-export { ALLOWED_SIZES, AUTOSCALING_MAX_CU, AUTOSCALING_MAX_SPREAD_CU, sizePairProblem } from "../shared/sizes";
 
 type Props = Record<string, unknown>;
 
@@ -68,7 +57,7 @@ export const PRELOAD_LIBRARIES: ObjectType = {
   },
 };
 
-/** The two sizes: a change of either sends both (the service's merge of a lone size is undocumented: api.md). */
+/** The two sizes, checked and sent as a pair (the service's merge of a lone size is undocumented: api.md). */
 export const SIZES = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"] as const;
 
 /** `max_connections` by the minimum size (service-spec.md, "Compute sizes"). Sizes above 10 CU keep 4000. */
@@ -93,43 +82,28 @@ export function maxConnectionsFor(minCu: number): number {
   return result;
 }
 
-/** The sizes are checked as a pair: both or neither, and a pair the service accepts (api.md, Sizes). */
-export function checkSizePair(news: Props): CheckFailure[] {
-  const min = news.autoscalingLimitMinCu;
-  const max = news.autoscalingLimitMaxCu;
+/** Both sizes or neither, and a pair the service accepts (api.md, Sizes). */
+function checkSizePair({ autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max }: Props): CheckFailure[] {
   if (isUnknown(min) || isUnknown(max)) return [];
   if ((min === undefined) !== (max === undefined)) {
-    const [missing, given] = min === undefined ? [...SIZES] : [SIZES[1], SIZES[0]];
-    return [
-      {
-        property: missing,
-        reason: `must be set with ${given}: the sizes are checked as a pair (set both equal for a fixed size)`,
-      },
-    ];
+    const [missing, given] = min === undefined ? SIZES : [SIZES[1], SIZES[0]];
+    const reason = `must be set with ${given}: the sizes are checked as a pair (set both equal for a fixed size)`;
+    return [{ property: missing, reason }];
   }
-  if (typeof min !== "number" || typeof max !== "number") return [];
-  if (!ALLOWED_SIZES.includes(min) || !ALLOWED_SIZES.includes(max)) return [];
+  if (typeof min !== "number" || typeof max !== "number" || isSize(min) || isSize(max)) return [];
   const problem = sizePairProblem(min, max);
   return problem ? [{ property: "autoscalingLimitMaxCu", reason: problem }] : [];
 }
 
-/**
- * Computes above 16 CU never scale to zero (api.md, Sizes: suspend_timeout_seconds -1). Whether the service refuses
- * another delay or overrides it is undocumented: refusing it here is right either way.
- */
-export function checkAlwaysActive(news: Props): CheckFailure[] {
-  const { autoscalingLimitMinCu: min, suspendTimeoutSeconds: suspend } = news;
-  if (typeof min !== "number" || min <= AUTOSCALING_MAX_CU || suspend === undefined || isUnknown(suspend)) return [];
-  if (suspend === -1) return [];
-  return [
-    {
-      property: "suspendTimeoutSeconds",
-      reason: `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active; got ${describe(suspend)}`,
-    },
-  ];
+/** Computes above 16 CU never scale to zero (api.md, Sizes: -1); refusing another delay is right, refused or not. */
+function checkAlwaysActive({ autoscalingLimitMinCu: min, suspendTimeoutSeconds: suspend }: Props): CheckFailure[] {
+  if (typeof min !== "number" || min <= AUTOSCALING_MAX_CU || suspend === undefined || suspend === -1) return [];
+  if (isUnknown(suspend)) return [];
+  const reason = `must be -1 (never suspend) or left out for a compute above ${AUTOSCALING_MAX_CU} CU: such computes are always active; got ${describe(suspend)}`;
+  return [{ property: "suspendTimeoutSeconds", reason }];
 }
 
-/** What a size is: a change restarts a running compute. */
+/** A size: a change restarts a running compute. */
 const SIZE = {
   schema: NUMBER,
   rules: [isSize],

@@ -97,7 +97,3 @@ function nameProblem(field: string, value: unknown): string | undefined {
   if (typeof value !== "string") return `${field} must be a string, got ${typeof value}`;
   return value === "" ? `${field} must not be empty` : undefined;
 }
-
-/** The pooled host: `-pooler` after the compute id (api.md, Ids). */
-export const poolerHost = (id: string, host: string): string =>
-  host.startsWith(`${id}.`) ? `${id}-pooler${host.slice(id.length)}` : host;

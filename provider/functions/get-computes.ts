@@ -1,13 +1,13 @@
 /**
  * getComputes: the computes of a project (GET /projects/{p}/endpoints), or of one of its branches
  * (GET …/branches/{b}/endpoints): each with a Compute resource's outputs, read by Compute's own `toOutputs`
- * (provider/compute/outputs.ts: the pooled host and max_connections too), but for the provider's records (lookup.ts).
+ * (provider/compute/plan.ts: the pooled host and max_connections too), but for the provider's records (lookup.ts).
  * Neither list is paged (OpenAPI: `EndpointsResponse`, no cursor). A branch the project lacks is named; a project that
  * does not answer is said. Runs in the program; the native Invoke calls `listComputes`.
  */
 import type { Endpoint, NeonClient } from "../../client";
 import { COMPUTE } from "../compute/declaration";
-import { ApiEndpoint, toOutputs } from "../compute/outputs";
+import { ApiEndpoint, toOutputs } from "../compute/plan";
 import type { PreloadLibraries } from "../compute/resource";
 import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";

@@ -15,10 +15,11 @@
  *   refresh rebuilds the same strings and the preview after an `up` shows nothing (kislerdm#179).
  */
 import type { NeonClient, ProjectCreate, ProjectDetail, ProjectUpdate } from "../../client";
-import { formatConnectionUri, poolerHost } from "../connection/connection-uri";
+import { formatConnectionUri } from "../connection/connection-uri";
 import * as adoption from "../shared/adoption";
 import { apiBody, outputsFrom, planChange } from "../shared/declaration";
 import { errorKind, found } from "../shared/errors";
+import { poolerHost } from "../shared/ids";
 import { recordedAsItIs } from "../shared/lifecycle";
 import { client } from "../shared/runtime";
 import { PROJECT } from "./declaration";

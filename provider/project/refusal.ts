@@ -133,7 +133,7 @@ export function changeWarnings(id: string, olds: Props, news: Props, replaces: s
   return warnings;
 }
 
-/** The default compute restarts for a new size (Compute's warning, compute/plan.ts `connectionWarning`). */
+/** The default compute restarts for a new size (Compute's warning, compute/refusal.ts `connectionWarning`). */
 function restartWarning(label: string, olds: Props, news: Props): string {
   const was = (olds.defaultEndpointSettings ?? {}) as Props;
   const now = (news.defaultEndpointSettings ?? {}) as Props;

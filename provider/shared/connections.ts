@@ -3,7 +3,7 @@
  * their open connections, as the OpenAPI document says of creating a role (`createProjectBranchRole`: "Connections
  * established to the active compute endpoint will be dropped") and of resetting its password
  * (`resetProjectBranchRolePassword`: "Connections to the compute endpoint are dropped"). Worded as Compute's restart
- * warning (compute/plan.ts `connectionWarning`); docs/resources.md lists which changes warn.
+ * warning (compute/refusal.ts `connectionWarning`); docs/resources.md lists which changes warn.
  */
 import { isUnknown } from "./unknown";
 

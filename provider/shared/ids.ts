@@ -21,3 +21,7 @@ export const projectIdRule: Validator = required(isString, isProjectId);
 
 /** A required branch id (a resource's `branchId`). */
 export const branchIdRule: Validator = required(isString, isBranchId);
+
+/** A compute's pooled connection host: `-pooler` after the compute id (api.md, Ids). */
+export const poolerHost = (id: string, host: string): string =>
+  host.startsWith(`${id}.`) ? `${id}-pooler${host.slice(id.length)}` : host;

@@ -102,7 +102,7 @@ function summaries(run: Run): string[][] {
   return blocks;
 }
 
-/** The provider's warning for a change that restarts a running compute (provider/compute/plan.ts connectionWarning). */
+/** The provider's warning for a change that restarts a running compute (provider/compute/refusal.ts connectionWarning). */
 function restartWarning(name: string, id: string, change: string): string {
   return `warning: Compute "${name}" (${id}) will restart if it is running: ${change}; its open connections will drop.`;
 }

@@ -2,13 +2,13 @@ import {
   ApiEndpoint,
   inputsFromOutputs,
   outputsAfter,
-  poolerHost,
   toCreateBody,
   toOutputs,
   toPatchBody,
   unreadOutputs,
-} from "./outputs";
-import { planComputeChange } from "./plan";
+  planComputeChange,
+} from "./plan";
+import { poolerHost } from "../shared/ids";
 
 const record = {
   id: "ep-cool-darkness-123456",
