@@ -7,29 +7,10 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import { configure } from "../shared/runtime";
 import { updateBranch } from "./changes";
+import { BRANCH_RECORD } from "./branch-record.test-fixture";
 
 const ID = "br-odd-sun-12345678";
 const PROJECT = "spring-example-302709";
-const record = {
-  id: ID,
-  project_id: PROJECT,
-  parent_id: "br-main-00000001",
-  parent_lsn: "0/1A0001F8",
-  name: "dev",
-  current_state: "ready",
-  state_changed_at: "2026-03-01T12:00:00Z",
-  logical_size: 0,
-  creation_source: "console",
-  default: false,
-  protected: false,
-  compute_time_seconds: 0,
-  active_time_seconds: 0,
-  written_data_bytes: 0,
-  data_transfer_bytes: 0,
-  created_at: "2026-03-01T12:00:00Z",
-  updated_at: "2026-03-01T12:00:00Z",
-  init_source: "parent-data",
-};
 
 let server: http.Server;
 let branch: Record<string, unknown>;
@@ -67,7 +48,7 @@ afterAll(() => {
   server.close();
 });
 beforeEach(() => {
-  branch = { ...record };
+  branch = { ...BRANCH_RECORD, id: ID, project_id: PROJECT };
   annotation = { ref: "main" };
   patches = [];
 });

@@ -2,6 +2,7 @@ import type { Branch } from "../../client";
 import { checkInputs, Declaration } from "../shared/declaration";
 import { UNKNOWN } from "../shared/unknown";
 import { BRANCH } from "./declaration";
+import { BRANCH_RECORD } from "./branch-record.test-fixture";
 import { checkSeveral } from "./refusal";
 import { withDefaultName } from "./impl";
 import { withServiceProtection } from "./resource";
@@ -142,27 +143,7 @@ describe("withServiceProtection: protected: true brings Pulumi's protect option"
   });
 });
 
-const record = {
-  id: "br-odd-sun-12345678",
-  project_id: "spring-example-302709",
-  parent_id: "br-main-00000001",
-  parent_lsn: "0/1A0001F8",
-  name: "dev",
-  current_state: "ready",
-  state_changed_at: "2026-03-01T12:00:00Z",
-  logical_size: 0,
-  creation_source: "console",
-  default: false,
-  protected: false,
-  compute_time_seconds: 0,
-  active_time_seconds: 0,
-  written_data_bytes: 0,
-  data_transfer_bytes: 0,
-  created_at: "2026-03-01T12:00:00Z",
-  updated_at: "2026-03-01T12:00:00Z",
-  init_source: "parent-data",
-  expires_at: "2026-03-02T12:00:00Z",
-} as Branch;
+const record = { ...BRANCH_RECORD, expires_at: "2026-03-02T12:00:00Z" } as Branch;
 
 describe("toCreateBody", () => {
   it("sends only what the program set, the resolved parent, and annotations as annotation_value", () => {

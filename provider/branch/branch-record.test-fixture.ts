@@ -1,0 +1,21 @@
+/** A branch as the service reports it (OpenAPI `Branch`), for the unit tests of this folder. */
+export const BRANCH_RECORD = {
+  id: "br-odd-sun-12345678",
+  project_id: "spring-example-302709",
+  parent_id: "br-main-00000001",
+  parent_lsn: "0/1A0001F8",
+  name: "dev",
+  current_state: "ready",
+  state_changed_at: "2026-03-01T12:00:00Z",
+  logical_size: 0,
+  creation_source: "console",
+  default: false,
+  protected: false,
+  compute_time_seconds: 0,
+  active_time_seconds: 0,
+  written_data_bytes: 0,
+  data_transfer_bytes: 0,
+  created_at: "2026-03-01T12:00:00Z",
+  updated_at: "2026-03-01T12:00:00Z",
+  init_source: "parent-data",
+};
