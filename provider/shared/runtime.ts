@@ -63,7 +63,7 @@ export class CheckedInputs {
  * Called by each resource's `check`. The engine checks only the registrations of a program it runs (`up`, `preview`,
  * `destroy --run-program`), and a program's registrations configure the provider with the stack's current
  * configuration; `refresh` and `destroy` run no program, check nothing, and configure it with the configuration saved
- * by the last `up` (hints.ts: only then can the key in use differ from the one configured now).
+ * by the last `up` (settings-advice.ts: only then can the key in use differ from the one configured now).
  */
 export function noteProgramCheck(inputs: Record<string, unknown>): void {
   checkedProgram = true;
