@@ -4,6 +4,7 @@
  * for the provider's records (lookup.ts). A branch id or name the project lacks is named, with the project; a project
  * that does not answer is said. Run in the program; the native Invoke calls `lookUpBranch` / `listBranches`.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { AnnotatedBranch, NeonClient } from "../../client";
 import { BRANCH } from "../branch/declaration";
 import { toOutputs } from "../branch/plan";
@@ -89,16 +90,24 @@ export function branchArgsProblem(args: Props): string | undefined {
 }
 
 /** One branch of a project, by id or by name. */
-export const getBranch = inProgram(lookUpBranch);
+export function getBranch(args: GetBranchArgs): Promise<BranchInfo> {
+  return inProgram(lookUpBranch, args);
+}
 
 /** getBranch for inputs that are Outputs. */
-export const getBranchOutput = (args: GetBranchOutputArgs) => outputOf(args, getBranch);
+export function getBranchOutput(args: GetBranchOutputArgs): pulumi.Output<BranchInfo> {
+  return outputOf(args, getBranch);
+}
 
 /** Every branch of a project, every page of its list. */
-export const getBranches = inProgram(listBranches);
+export function getBranches(args: GetBranchesArgs): Promise<GetBranchesResult> {
+  return inProgram(listBranches, args);
+}
 
 /** getBranches for inputs that are Outputs. */
-export const getBranchesOutput = (args: GetBranchesOutputArgs) => outputOf(args, getBranches);
+export function getBranchesOutput(args: GetBranchesOutputArgs): pulumi.Output<GetBranchesResult> {
+  return outputOf(args, getBranches);
+}
 
 /** getBranch with a given client (`key` names its key's setting, for messages). */
 export function lookUpBranch(client: NeonClient, args: GetBranchArgs, key = "neon:apiKey"): Promise<BranchInfo> {

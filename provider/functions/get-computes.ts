@@ -5,6 +5,7 @@
  * Neither list is paged (OpenAPI: `EndpointsResponse`, no cursor). A branch the project lacks is named; a project that
  * does not answer is said. Runs in the program; the native Invoke calls `listComputes`.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { Endpoint, NeonClient } from "../../client";
 import { COMPUTE } from "../compute/declaration";
 import { ApiEndpoint, toOutputs } from "../compute/plan";
@@ -61,10 +62,14 @@ export interface GetComputesResult {
 }
 
 /** The computes of a project, or of one of its branches. */
-export const getComputes = inProgram(listComputes);
+export function getComputes(args: GetComputesArgs): Promise<GetComputesResult> {
+  return inProgram(listComputes, args);
+}
 
 /** getComputes for inputs that are Outputs. */
-export const getComputesOutput = (args: GetComputesOutputArgs) => outputOf(args, getComputes);
+export function getComputesOutput(args: GetComputesOutputArgs): pulumi.Output<GetComputesResult> {
+  return outputOf(args, getComputes);
+}
 
 /** The problem with getComputes' arguments: a project id, and a branch id if given. */
 export const computesArgsProblem = (args: Record<string, unknown>) =>

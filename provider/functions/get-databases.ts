@@ -4,6 +4,7 @@
  * the project lacks is named; a project that does not answer is said. Runs in the program; the native Invoke calls
  * `listDatabases`.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { DATABASE, toOutputs } from "../database/declaration";
 import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
@@ -37,10 +38,14 @@ export interface GetDatabasesResult {
 }
 
 /** The databases of a branch. */
-export const getDatabases = inProgram(listDatabases);
+export function getDatabases(args: GetDatabasesArgs): Promise<GetDatabasesResult> {
+  return inProgram(listDatabases, args);
+}
 
 /** getDatabases for inputs that are Outputs. */
-export const getDatabasesOutput = (args: GetDatabasesOutputArgs) => outputOf(args, getDatabases);
+export function getDatabasesOutput(args: GetDatabasesOutputArgs): pulumi.Output<GetDatabasesResult> {
+  return outputOf(args, getDatabases);
+}
 
 /** getDatabases with a given client (`key` names its key's setting, for messages). */
 export function listDatabases(

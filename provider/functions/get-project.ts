@@ -5,6 +5,7 @@
  * project that does not answer is said, with what else Neon's 404 may mean. Runs in the program (credentials as getProjects resolves them); the native plugin's Invoke calls
  * `lookUpProject` with its configured client.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { OutputRow, outputsFrom, reported } from "../shared/declaration";
 import { PROJECT } from "../project/declaration";
@@ -75,10 +76,14 @@ const SERVICE_FIELDS: Record<string, OutputRow> = {
 export const PROJECT_FIELDS: Record<string, OutputRow> = { ...lookupRows(PROJECT), ...SERVICE_FIELDS };
 
 /** The project `projectId`: its fields and its default objects. */
-export const getProject = inProgram(lookUpProject);
+export function getProject(args: GetProjectArgs): Promise<GetProjectResult> {
+  return inProgram(lookUpProject, args);
+}
 
 /** getProjectOutput: getProject for inputs that are Outputs. */
-export const getProjectOutput = (args: GetProjectOutputArgs) => outputOf(args, getProject);
+export function getProjectOutput(args: GetProjectOutputArgs): pulumi.Output<GetProjectResult> {
+  return outputOf(args, getProject);
+}
 
 /** getProject with a given client (the native plugin's: `key` names its key's setting, for messages). */
 export function lookUpProject(

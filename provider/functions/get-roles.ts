@@ -4,6 +4,7 @@
  * records and the password: a list gives none (getRolePassword reads one role's). A branch the project lacks is named;
  * a project that does not answer is said. Runs in the program; the native Invoke calls `listRoles`.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { NeonClient } from "../../client";
 import { ROLE, toOutputs } from "../role/declaration";
 import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
@@ -37,10 +38,14 @@ export interface GetRolesResult {
 }
 
 /** The roles of a branch (no passwords: getRolePassword reads one). */
-export const getRoles = inProgram(listRoles);
+export function getRoles(args: GetRolesArgs): Promise<GetRolesResult> {
+  return inProgram(listRoles, args);
+}
 
 /** getRoles for inputs that are Outputs. */
-export const getRolesOutput = (args: GetRolesOutputArgs) => outputOf(args, getRoles);
+export function getRolesOutput(args: GetRolesOutputArgs): pulumi.Output<GetRolesResult> {
+  return outputOf(args, getRoles);
+}
 
 /** The problem with the arguments of getRoles and getDatabases: a project id and a branch id. */
 export const branchListArgsProblem = (args: Record<string, unknown>) =>

@@ -30,10 +30,10 @@ export function programKeySetting(): string {
 export type InputsOf<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** A function as a program calls it: `lookUp` with the program's client, `key` naming the setting its key comes from. */
-export const inProgram =
-  <A, R>(lookUp: (client: NeonClient, args: A, key: string) => Promise<R>) =>
-  (args: A): Promise<R> =>
-    lookUp(programClient(), args, programKeySetting());
+export const inProgram = <A, R>(
+  lookUp: (client: NeonClient, args: A, key: string) => Promise<R>,
+  args: A,
+): Promise<R> => lookUp(programClient(), args, programKeySetting());
 
 /**
  * A function's Output form: `call` of the resolved `args`, whose failure is an error of the same message without stack
