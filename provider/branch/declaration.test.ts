@@ -4,7 +4,7 @@ import { UNKNOWN } from "../shared/unknown";
 import { BRANCH } from "./declaration";
 import { BRANCH_RECORD } from "./branch-record.test-fixture";
 import { checkSeveral } from "./refusal";
-import { withDefaultName } from "./impl";
+import { withDefaultName } from "../shared/adoption";
 import { withServiceProtection } from "./resource";
 import {
   inputsFromOutputs,

@@ -49,7 +49,7 @@ export { configureProvider as configure } from "../shared/runtime";
 
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   noteProgramCheck(news);
-  const inputs = withDefaultName(olds, news);
+  const inputs = adoption.withDefaultName(olds, news);
   const failures = [
     ...checkInputs(BRANCH, inputs),
     ...checkReplaceProtected(olds, inputs),
@@ -60,16 +60,6 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   checked.add(inputs);
   for (const warning of adoption.adoptionWarnings(ADOPTABLE, olds, inputs)) warn(warning);
   return { inputs, failures };
-}
-
-/**
- * `name` defaults to the resource's name for a branch Pulumi creates; an adopted one keeps its own (so does one whose
- * state has no name: adopted, then `adoptId` removed).
- */
-export function withDefaultName(olds: Props, news: Props): Props {
-  if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
-  if (Object.keys(olds).length > 0 && olds.name === undefined) return news;
-  return { ...news, name: news.resourceName };
 }
 
 /** Pure: the plan and its warnings (plan.ts), and the refusal of what no call can do. */

@@ -3,6 +3,7 @@
  * already in state run the installed version of this code. The native plugin serves the same functions.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { withDefaultName } from "../shared/adoption";
 import { checkInputs, planChange, recordedInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
@@ -46,13 +47,6 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   checked.add(inputs);
   for (const warning of adoptionWarnings(olds, inputs)) warn(warning);
   return { inputs, failures };
-}
-
-/** `name` defaults to the resource's name for a project Pulumi creates; an adopted one keeps its own. */
-function withDefaultName(olds: Props, news: Props): Props {
-  if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
-  if (Object.keys(olds).length > 0 && olds.name === undefined) return news;
-  return { ...news, name: news.resourceName };
 }
 
 /**

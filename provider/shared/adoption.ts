@@ -126,3 +126,13 @@ export const noteKeptDatabase = (projectId: string, branchId: string, name: stri
 
 export const wasKeptDatabase = (projectId: string, branchId: string, name: string): boolean =>
   keptDatabases.has(`${projectId}/${branchId}/${name}`);
+
+/**
+ * `name` defaults to the resource's name for an object Pulumi creates (a Branch, a Project); an adopted one keeps its
+ * own, and so does one whose state has no name (adopted, then `adoptId` removed).
+ */
+export function withDefaultName(olds: Props, news: Props): Props {
+  if (news.name !== undefined || news.adoptId !== undefined || typeof news.resourceName !== "string") return news;
+  if (Object.keys(olds).length > 0 && olds.name === undefined) return news;
+  return { ...news, name: news.resourceName };
+}
