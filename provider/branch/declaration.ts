@@ -10,6 +10,7 @@ import {
   INTEGER,
   OutputRow,
   projectIdRow,
+  reported,
   STRING,
   STRING_MAP,
 } from "../shared/declaration";
@@ -21,7 +22,8 @@ import { checkSeveral, isAnnotations } from "./refusal";
 type Props = Record<string, unknown>;
 
 /** A usage counter of the service's record: an integer, never left out. */
-const counter = (api: string, description: string): OutputRow => ({ schema: INTEGER, api, description });
+const counter = (api: string, description: string): OutputRow => reported(api, description, { schema: INTEGER });
+const MAYBE = { optional: true };
 const RESETS =
   "Any values: when they change, the branch is reset from its parent (its latest data): the branch's own changes are discarded, and its computes restart. Not on a schema-only branch, a protected one or one with children.";
 
@@ -193,26 +195,15 @@ export const BRANCH = {
       description:
         "The id of the branch adopted at creation, while the program sets adoptId: Pulumi never deletes the branch it names.",
     },
-    default: { schema: BOOLEAN, api: "default", description: "Whether this is the project's default branch." },
-    currentState: { schema: STRING, api: "current_state", description: "init, ready, resetting, …" },
-    pendingState: {
-      schema: STRING,
-      api: "pending_state",
-      optional: true,
-      description: "The state the branch is moving to, if any.",
-    },
-    stateChangedAt: { schema: STRING, api: "state_changed_at", description: "When `currentState` began (ISO 8601)." },
-    logicalSize: {
+    default: reported("default", "Whether this is the project's default branch.", { schema: BOOLEAN }),
+    currentState: reported("current_state", "init, ready, resetting, …"),
+    pendingState: reported("pending_state", "The state the branch is moving to, if any.", MAYBE),
+    stateChangedAt: reported("state_changed_at", "When `currentState` began (ISO 8601)."),
+    logicalSize: reported("logical_size", "The logical size of the branch, in bytes, if reported.", {
       schema: INTEGER,
-      api: "logical_size",
       optional: true,
-      description: "The logical size of the branch, in bytes, if reported.",
-    },
-    creationSource: {
-      schema: STRING,
-      api: "creation_source",
-      description: "What created the branch (console, API, ...).",
-    },
+    }),
+    creationSource: reported("creation_source", "What created the branch (console, API, ...)."),
     computeTimeSeconds: counter("compute_time_seconds", "Compute time used, in seconds (a usage counter)."),
     activeTimeSeconds: counter(
       "active_time_seconds",
@@ -220,20 +211,14 @@ export const BRANCH = {
     ),
     writtenDataBytes: counter("written_data_bytes", "Data written, in bytes (a usage counter)."),
     dataTransferBytes: counter("data_transfer_bytes", "Data transferred, in bytes (a usage counter)."),
-    createdAt: { schema: STRING, api: "created_at", description: "Creation time (ISO 8601)." },
-    updatedAt: { schema: STRING, api: "updated_at", description: "Last update time (ISO 8601)." },
-    ttlIntervalSeconds: {
-      schema: INTEGER,
-      api: "ttl_interval_seconds",
-      optional: true,
-      description: "The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.",
-    },
-    lastResetAt: {
-      schema: STRING,
-      api: "last_reset_at",
-      optional: true,
-      description: "When the branch was last reset, if ever.",
-    },
+    createdAt: reported("created_at", "Creation time (ISO 8601)."),
+    updatedAt: reported("updated_at", "Last update time (ISO 8601)."),
+    ttlIntervalSeconds: reported(
+      "ttl_interval_seconds",
+      "The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this.",
+      { schema: INTEGER, optional: true },
+    ),
+    lastResetAt: reported("last_reset_at", "When the branch was last reset, if ever.", MAYBE),
     resourceName: {
       schema: STRING,
       description: "The Pulumi name of this resource, used in messages and as the default branch name.",
