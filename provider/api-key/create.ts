@@ -9,7 +9,7 @@
  * - A project-scoped key is checked against what the service answered (as Neon's CLI does with the keys it mints): one
  *   the service says is limited to another scope (another project, or none) is revoked at once and the create fails,
  *   so that no key reaching more than the program asked for is left behind. The `projectId` output is the service's
- *   answer; the declared one is recorded apart (check.ts, DECLARED_PROJECT_ID).
+ *   answer; the declared one is recorded apart (declaration.ts, DECLARED_PROJECT_ID).
  */
 import { DECLARED_PROJECT_ID } from "./declaration";
 import { CreatedKey, declaredInputs, KeyRoutes, KeyScope, keyRoutes, revokeKey, scopeOf } from "./routes";
