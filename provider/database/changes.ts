@@ -43,7 +43,7 @@ export async function createDatabase(inputs: Props): Promise<{ id: string; outs:
   const name = String(inputs.name);
   const existing = await named(address, name);
   if (existing !== undefined) throw alreadyOnBranch(address, name, String(existing.id));
-  const body = { name, owner_name: String(inputs.ownerName) };
+  const body = apiBody(DATABASE, inputs, Object.keys(DATABASE.inputs)) as { name: string; owner_name: string };
   const recover = () => named(address, name);
   try {
     const send = () => client().databases.create(address.projectId, address.branchId, body, { recover });
