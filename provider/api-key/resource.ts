@@ -52,7 +52,7 @@ export class ApiKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const options = withSecretOutputs(opts, API_KEY);
-    super(apiKeyProvider, name, constructedWith(API_KEY.outputs, args), options, "neon", "ApiKey");
+    super(apiKeyProvider, name, constructedWith(API_KEY, args), options, "neon", "ApiKey");
   }
 }
 

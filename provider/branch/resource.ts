@@ -100,7 +100,7 @@ export class Branch extends pulumi.dynamic.Resource {
   declare readonly resourceName: pulumi.Output<string>;
 
   constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = constructedWith(BRANCH.outputs, args, { resourceName: name });
+    const props = constructedWith(BRANCH, args, { resourceName: name });
     super(branchProvider, name, props, withServiceProtection(args, opts), "neon", "Branch");
     // The id, not the output of the same value: in the preview of an update, the engine gives a dynamic resource's
     // outputs as its new inputs (provider_plugin.go Update: "return the inputs as the state"), so an output that is no

@@ -146,7 +146,7 @@ export class Compute extends pulumi.dynamic.Resource {
   declare readonly ownerTag: pulumi.Output<string>;
 
   constructor(name: string, args: ComputeArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = constructedWith(COMPUTE.outputs, args, { resourceName: name, ownerTag: ownerTagOf(name) });
+    const props = constructedWith(COMPUTE, args, { resourceName: name, ownerTag: ownerTagOf(name) });
     super(computeProvider, name, props, deletingFirst(opts), "neon", "Compute");
     // The id, known in the preview of an update, where an output that is no input is not (see Branch's branchId).
     (this as { endpointId: pulumi.Output<string> }).endpointId = this.id;

@@ -53,7 +53,7 @@ export class Database extends pulumi.dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    super(databaseProvider, name, constructedWith(DATABASE.outputs, args), opts, "neon", "Database");
+    super(databaseProvider, name, constructedWith(DATABASE, args), opts, "neon", "Database");
   }
 }
 

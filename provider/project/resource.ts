@@ -97,7 +97,7 @@ export class Project extends pulumi.dynamic.Resource {
   declare readonly resourceName: pulumi.Output<string>;
 
   constructor(name: string, args: ProjectArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = constructedWith(PROJECT.outputs, args, { resourceName: name });
+    const props = constructedWith(PROJECT, args, { resourceName: name });
     const options = withDeletionProtection(args, withSecretOutputs(opts, PROJECT));
     super(projectProvider, name, props, options, "neon", "Project");
     // The id, not the output of the same value: in an update's preview the engine gives a dynamic resource's new

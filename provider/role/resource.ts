@@ -71,7 +71,7 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly adoptId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(roleProvider, name, constructedWith(ROLE.outputs, args), withSecretOutputs(opts, ROLE), "neon", "Role");
+    super(roleProvider, name, constructedWith(ROLE, args), withSecretOutputs(opts, ROLE), "neon", "Role");
   }
 }
 

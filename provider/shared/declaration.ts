@@ -180,7 +180,7 @@ export function recordedInputs(declaration: Declaration, outputs: Props): Props 
 export const programInputs = (declaration: Declaration): string[] =>
   Object.keys(declaration.inputs).filter((p) => !declaration.inputs[p].internal);
 
-/** Every output, in declaration order (the class's `declare readonly` list and `everyOutput`). */
+/** Every output, in declaration order (the class's `declare readonly` list; dynamic-class.ts `constructedWith`). */
 export const outputNames = (declaration: Declaration): string[] => Object.keys(declaration.outputs);
 
 /** The outputs that are secrets (`additionalSecretOutputs`). */

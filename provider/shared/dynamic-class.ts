@@ -7,7 +7,7 @@
  * as written), so the state stays small and old state runs new code (test/plugin/serialization, test/legacy).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { secretOutputs, type Declaration } from "./declaration";
+import { outputNames, secretOutputs, type Declaration } from "./declaration";
 import { everyOutput } from "./declared-outputs";
 
 type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -44,8 +44,8 @@ export function loadingProvider<M extends Lifecycle>(
  * constructed with; the runtime does not send undefined ones, so the inputs and the diffs stay the same
  * (declared-outputs.ts).
  */
-export function constructedWith(outputs: object, args: object, own: Props = {}): Props {
-  return { ...everyOutput(Object.keys(outputs)), ...args, ...own };
+export function constructedWith(declaration: Declaration, args: object, own: Props = {}): Props {
+  return { ...everyOutput(outputNames(declaration)), ...args, ...own };
 }
 
 /** The options with the declaration's secret outputs added to the program's, so the engine encrypts them in state. */
