@@ -1,8 +1,9 @@
 /**
  * What the user is told about a project before anything is sent: Check's rules over several inputs (the default
  * compute's sizes as a pair; a replacement or a delete while `deletionProtection` holds; logical replication turned
- * off), the preview's warnings (a restart of the default compute, computes suspended, a replacement's loss) and the
- * refusal of a change of the names a project sets at creation only. Pure: no request, no credentials.
+ * off), the preview's warnings (a restart of the default compute, computes suspended, a replacement's loss), the
+ * refusal of a change of the names a project sets at creation only, adoption's words and a lost create's. Pure: no
+ * request, no credentials.
  */
 import * as adoption from "../shared/adoption";
 import { sameSuspendTimeout, sizePairProblem } from "../shared/sizes";
