@@ -1,6 +1,7 @@
 /**
- * `npm run generate`: writes the files derived from the resources' declarations, schema.json and the property tables
- * of docs/resources.md (between their markers), then the SDKs that schema.json gives (sdk/nodejs, sdk/go, sdk/python:
+ * `npm run generate`: writes the files derived from the resources' declarations, schema.json, the property tables
+ * of docs/resources.md and the dynamic classes' args interfaces and outputs (`provider/<resource>/resource.ts`), these
+ * two between their markers, then the SDKs that schema.json gives (sdk/nodejs, sdk/go, sdk/python:
  * scripts/sdks.ts, which needs Go). `--check` writes nothing and fails, naming them, when any is out of date (CI runs
  * it: `npm run generate:check`). `--no-sdks` leaves sdk/ out (no Go needed). The docs are formatted as
  * `npm run format` would (prettier leaves schema.json as JSON.stringify writes it).
@@ -11,6 +12,7 @@ import * as path from "path";
 import * as prettier from "prettier";
 import { DECLARATIONS } from "../provider/declarations";
 import { Declaration } from "../provider/shared/declaration";
+import { classFile, classMarkers, inputsPart, outputsPart } from "../provider/shared/class-of";
 import { propertyTable, tableMarkers } from "../provider/shared/docs-of";
 import { schemaParts } from "../provider/shared/schema-of";
 import { generateSdks } from "./sdks";
@@ -44,18 +46,28 @@ function schemaOf(declarations: Declaration[], version: string): unknown {
   };
 }
 
+/** The text with `lines` in place of what stands between the markers (`file` names it in the error). */
+function between(text: string, file: string, { begin, end }: { begin: string; end: string }, lines: string[]): string {
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file} has no ${begin} … ${end} pair: add the two lines where it goes`);
+  const indent = text.slice(text.lastIndexOf("\n", to) + 1, to);
+  return `${text.slice(0, from + begin.length)}\n${lines.join("\n")}\n${indent}${text.slice(to)}`;
+}
+
 /** The docs' text with each declaration's table written between its markers. */
 function withTables(text: string, declarations: Declaration[]): string {
   for (const declaration of declarations) {
-    const { begin, end } = tableMarkers(declaration);
-    const from = text.indexOf(begin);
-    const to = text.indexOf(end);
-    if (from < 0 || to < from) {
-      throw new Error(`docs/resources.md has no ${begin} … ${end} pair: add the two lines where the table goes`);
-    }
-    text = `${text.slice(0, from + begin.length)}\n\n${propertyTable(declaration).join("\n")}\n\n${text.slice(to)}`;
+    text = between(text, "docs/resources.md", tableMarkers(declaration), ["", ...propertyTable(declaration), ""]);
   }
   return text;
+}
+
+/** A class file's text with the declaration's args interface and outputs written between their markers. */
+function withClassParts(text: string, declaration: Declaration): string {
+  const file = classFile(declaration);
+  text = between(text, file, classMarkers(declaration, "inputs"), inputsPart(declaration));
+  return between(text, file, classMarkers(declaration, "outputs"), outputsPart(declaration));
 }
 
 async function formatted(file: string, text: string): Promise<string> {
@@ -72,6 +84,10 @@ async function main(): Promise<void> {
     [SCHEMA, `${JSON.stringify(schemaOf(DECLARATIONS, version), null, 2)}\n`],
     [RESOURCES_DOC, await formatted(RESOURCES_DOC, withTables(fs.readFileSync(RESOURCES_DOC, "utf8"), DECLARATIONS))],
   ]);
+  for (const declaration of DECLARATIONS) {
+    const file = path.join(ROOT, classFile(declaration));
+    wanted.set(file, await formatted(file, withClassParts(fs.readFileSync(file, "utf8"), declaration)));
+  }
   const stale = [...wanted].filter(([file, text]) => fs.readFileSync(file, "utf8") !== text).map(([file]) => file);
   const names = stale.map((file) => path.relative(ROOT, file));
   if (check) {

@@ -84,11 +84,13 @@ export const API_KEY = {
     lastUsedAt: {
       schema: STRING,
       optional: true,
+      nullable: true,
       description: "When the key was last used, if ever (updated by refresh).",
     },
     lastUsedFromAddr: {
       schema: STRING,
       optional: true,
+      nullable: true,
       description: "The address the key was last used from, if ever (updated by refresh).",
     },
     orgId: {
@@ -99,6 +101,7 @@ export const API_KEY = {
     projectId: {
       schema: STRING,
       optional: true,
+      nullable: true,
       description:
         "The project the key is limited to, as the service answered; null for personal and organization-wide keys, and when the service does not say. A project-scoped key the service answers with another scope is revoked and the create fails.",
     },

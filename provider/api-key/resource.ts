@@ -6,25 +6,26 @@
 import * as pulumi from "@pulumi/pulumi";
 import { API_KEY } from "./declaration";
 import { loadingProvider, constructedWith, withSecretOutputs } from "../shared/dynamic-class";
-import { type Assert, type DeclaredOutputs, type SameNames } from "../shared/declared-outputs";
 
+// generated: the ApiKey inputs (npm run generate, from declaration.ts)
+/** The inputs of a ApiKey; docs/resources.md#apikey says what a change of each does. */
 export interface ApiKeyArgs {
   /** The key's name, 1 to 64 characters. A new name makes a new key (created before the old one is revoked). */
   keyName: pulumi.Input<string>;
   /**
-   * The organization the key belongs to (an id such as `org-morning-bread-81040908`). Without it, the key is a
-   * personal key of the account that `neon:apiKey` belongs to; with it, an organization key, which `neon:apiKey`
-   * (the personal key of a member; only an admin can create an organization-wide key) creates under
-   * `/organizations/{orgId}/api_keys`. A change makes a new key (created before the old one is revoked).
+   * The organization the key belongs to (an id such as org-morning-bread-81040908). Without it, a personal key of the
+   * account neon:apiKey belongs to; with it, an organization key, created with the personal key of a member (an
+   * organization-wide key: of an admin). A change makes a new key (created before the old one is revoked).
    */
   orgId?: pulumi.Input<string>;
   /**
-   * Limits the key to this project of the organization (an id such as `spring-example-302709`); requires `orgId`.
-   * Such a key can use only that project (its branches, computes and operations): it cannot list projects, create
-   * projects or keys, or reach another project. A change makes a new key (created before the old one is revoked).
+   * Limits the key to this project of the organization (an id such as spring-example-302709); requires orgId. Such a
+   * key can use only that project (its branches, computes and operations): not list projects, create projects or keys,
+   * or reach another project. A change makes a new key (created before the old one is revoked).
    */
   projectId?: pulumi.Input<string>;
 }
+// end of the generated ApiKey inputs
 
 const apiKeyProvider = loadingProvider(
   () => require("pulumi-neon-dynamic/provider/api-key/impl") as typeof import("./impl"),
@@ -33,15 +34,20 @@ const apiKeyProvider = loadingProvider(
 
 /** An API key: personal, of an organization, or limited to one project. Destroying it revokes it. */
 export class ApiKey extends pulumi.dynamic.Resource {
+  // generated: the ApiKey outputs (npm run generate, from declaration.ts)
+  /** The key's name. */
   declare readonly keyName: pulumi.Output<string>;
   /** The key's numeric id. */
   declare readonly keyId: pulumi.Output<number>;
   /** The secret value: shown only at creation, kept encrypted in state. */
   declare readonly key: pulumi.Output<string>;
+  /** Creation time (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When the key was last used, if ever (updated by refresh). */
   declare readonly lastUsedAt: pulumi.Output<string | null>;
+  /** The address the key was last used from, if ever (updated by refresh). */
   declare readonly lastUsedFromAddr: pulumi.Output<string | null>;
-  /** The organization of an organization or project-scoped key, as declared; undefined for a personal key. */
+  /** The organization of an organization or project-scoped key, as declared; absent for a personal key. */
   declare readonly orgId: pulumi.Output<string | undefined>;
   /**
    * The project the key is limited to, as the service answered; null for personal and organization-wide keys, and when
@@ -49,12 +55,10 @@ export class ApiKey extends pulumi.dynamic.Resource {
    * fails.
    */
   declare readonly projectId: pulumi.Output<string | null>;
+  // end of the generated ApiKey outputs
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     const options = withSecretOutputs(opts, API_KEY);
     super(apiKeyProvider, name, constructedWith(API_KEY, args), options, "neon", "ApiKey");
   }
 }
-
-/** Compiles only while the declaration's outputs are exactly the Outputs the ApiKey class declares. */
-type _EveryApiKeyOutputListed = Assert<SameNames<DeclaredOutputs<ApiKey>, keyof typeof API_KEY.outputs>>;

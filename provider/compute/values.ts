@@ -38,6 +38,8 @@ export const PROVISIONER: EnumType = {
 /** OpenAPI, PreloadLibraries (EndpointSettingsData.preload_libraries): both fields optional. */
 export const PRELOAD_LIBRARIES: ObjectType = {
   token: "neon:index:PreloadLibraries",
+  argsType: "PreloadLibrariesArgs",
+  outputType: "PreloadLibraries",
   description:
     "The shared libraries to preload into the compute (Postgres's shared_preload_libraries; OpenAPI, PreloadLibraries).",
   fields: {

@@ -40,6 +40,7 @@ export const isRegion = matches(/^(aws|azure)-[a-z0-9-]+$/, `a region id such as
 /** OpenAPI `DefaultEndpointSettings`: the default compute's and every later compute's sizes and autosuspend. */
 export const DEFAULT_ENDPOINT_SETTINGS: ObjectType = {
   token: "neon:index:ProjectDefaultEndpointSettings",
+  argsType: "ProjectDefaultEndpointSettings",
   description:
     "The settings of the project's computes (OpenAPI DefaultEndpointSettings): the default compute's, and those of the computes made later.",
   fields: {
@@ -67,6 +68,7 @@ export const DEFAULT_ENDPOINT_SETTINGS: ObjectType = {
 /** OpenAPI `ProjectCreateRequest.branch`: the names a new project gives its default branch, role and database. */
 export const DEFAULT_BRANCH: ObjectType = {
   token: "neon:index:ProjectDefaultBranch",
+  argsType: "ProjectDefaultBranch",
   description: "The names of the default branch, role and database a new project makes (set at creation only).",
   fields: {
     name: {
@@ -93,6 +95,7 @@ export const DEFAULT_BRANCH: ObjectType = {
 /** The subset of OpenAPI `ProjectSettingsData` declared (see the module's doc); the bodies are changes.ts's. */
 export const PROJECT_SETTINGS: ObjectType = {
   token: "neon:index:ProjectSettings",
+  argsType: "ProjectSettings",
   description: "Project settings (a subset of OpenAPI ProjectSettingsData): the IP allowlist and logical replication.",
   fields: {
     allowedIps: {

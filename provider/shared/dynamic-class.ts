@@ -8,7 +8,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { outputNames, secretOutputs, type Declaration } from "./declaration";
-import { everyOutput } from "./declared-outputs";
 
 type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -41,11 +40,14 @@ export function loadingProvider<M extends Lifecycle>(
 /**
  * The properties a class constructs its resource with: every declared output as `undefined`, then the program's
  * inputs, then the class's own (`resourceName`, …). A dynamic resource exposes as an Output only the properties it was
- * constructed with; the runtime does not send undefined ones, so the inputs and the diffs stay the same
- * (declared-outputs.ts).
+ * constructed with (the runtime makes one Output per property it is given), so an output the class declares but the
+ * program did not set would be `undefined` at run time, though typed `pulumi.Output<…>`. The runtime does not send
+ * undefined properties, so the inputs the engine and the provider see, and the diffs, stay the same. The class
+ * declares exactly the declaration's outputs: `npm run generate` writes them (class-of.ts).
  */
 export function constructedWith(declaration: Declaration, args: object, own: Props = {}): Props {
-  return { ...everyOutput(outputNames(declaration)), ...args, ...own };
+  const everyOutput = Object.fromEntries(outputNames(declaration).map((name) => [name, undefined]));
+  return { ...everyOutput, ...args, ...own };
 }
 
 /** The options with the declaration's secret outputs added to the program's, so the engine encrypts them in state. */

@@ -40,6 +40,10 @@ export interface EnumType {
 export interface ObjectType {
   token: string;
   description: string;
+  /** The class file's interface of a program's value (each field a `pulumi.Input`). */
+  argsType: string;
+  /** The class file's interface of the recorded value; without it, the outputs spell the type in place. */
+  outputType?: string;
   fields: Record<string, ObjectField>;
 }
 
@@ -92,6 +96,8 @@ export interface OutputRow {
   object?: ObjectType;
   /** Absent when the service may not report it. */
   optional?: boolean;
+  /** The record holds null, not nothing, where the service has no value (the class types it `| null`). */
+  nullable?: boolean;
   secret?: boolean;
   deprecation?: string;
   internal?: boolean;

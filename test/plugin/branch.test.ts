@@ -34,7 +34,7 @@ function branchStack(name: string, args: Partial<BranchArgs> = {}) {
   const declared = { args };
   const stack = world.stack(() => {
     const branch = new Branch(name, { projectId: world.projectId, ...declared.args });
-    // Every declared output is an Output, set or not (a missing one would throw here: declared-outputs.ts).
+    // Every declared output is an Output, set or not (a missing one would throw here: dynamic-class.ts, constructedWith).
     const lastReset = branch.lastResetAt.apply((at) => at ?? "never");
     return { id: branch.branchId, name: branch.name, protected: branch.protected, lastReset };
   });

@@ -4,9 +4,10 @@
  * inputs (a Compute with only projectId and branchId, a personal ApiKey with only keyName) runs through the local
  * engine against the emulator; `db.regionId.apply(…)` used to throw there (regionId was undefined at run time).
  *
- * The declared outputs are read from the class declarations (TypeScript compiler API) and must be the names
- * schema.json lists as the resource's outputs, and the names the class registers (its declaration's outputs:
- * shared/dynamic-class.ts constructedWith).
+ * The declared outputs are read from the class declarations (TypeScript compiler API; `npm run generate` writes them
+ * from the declaration's rows) and must be the names schema.json lists as the resource's outputs, and the names the
+ * class registers (its declaration's outputs: shared/dynamic-class.ts constructedWith). Each type's `| undefined` or
+ * `| null` (the rows' `optional` and `nullable`) is checked against what the service's values resolve to.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -14,6 +15,8 @@ import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import { ApiKey, Branch, Compute, Database, Role } from "../../provider";
 import { DECLARATIONS } from "../../provider/declarations";
+import { classFile } from "../../provider/shared/class-of";
+import { tokenOf } from "../../provider/shared/declaration";
 import { API_KEY, COMPUTE, neonWorld, NeonWorld, ok, ops, outputs, REPO_ROOT } from "./world";
 
 /** An output as the class declares it; `nullable`: its type admits undefined or null. */
@@ -43,23 +46,15 @@ function declaredOutputs(file: string, className: string): Declared[] {
   });
 }
 
-/** The outputs a class registers: its declaration's, each passed as a property (shared/dynamic-class.ts). */
-const registered = (name: string): string[] =>
-  Object.keys(DECLARATIONS.find((declaration) => declaration.name === name)!.outputs);
-
 const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
-const RESOURCES = {
-  Compute: { file: "provider/compute/resource.ts", token: "neon:index:Compute", registered: registered("Compute") },
-  ApiKey: { file: "provider/api-key/resource.ts", token: "neon:index:ApiKey", registered: registered("ApiKey") },
-  Branch: { file: "provider/branch/resource.ts", token: "neon:index:Branch", registered: registered("Branch") },
-  Role: { file: "provider/role/resource.ts", token: "neon:index:Role", registered: registered("Role") },
-  Database: { file: "provider/database/resource.ts", token: "neon:index:Database", registered: registered("Database") },
-  Project: { file: "provider/project/resource.ts", token: "neon:index:Project", registered: registered("Project") },
-};
+/** Every resource: its class file, its token in schema.json, and the outputs it registers (constructedWith). */
+const RESOURCES = Object.fromEntries(
+  DECLARATIONS.map((d) => [d.name, { file: classFile(d), token: tokenOf(d), registered: Object.keys(d.outputs) }]),
+);
 const BRANCH = "pulumi-nodejs:dynamic/neon:Branch";
 const ROLE = "pulumi-nodejs:dynamic/neon:Role";
 const DATABASE = "pulumi-nodejs:dynamic/neon:Database";
-const declared = (resource: keyof typeof RESOURCES) => declaredOutputs(RESOURCES[resource].file, resource);
+const declared = (resource: string) => declaredOutputs(RESOURCES[resource].file, resource);
 
 /**
  * What the program saw of each declared output: `notOutput` lists the members that were not Outputs, `values` is one
@@ -135,7 +130,7 @@ function problems(
 }
 
 describe("declared outputs: the class, schema.json and the registered properties agree", () => {
-  it.each(Object.keys(RESOURCES) as (keyof typeof RESOURCES)[])("%s", (resource) => {
+  it.each(Object.keys(RESOURCES))("%s", (resource) => {
     const names = declared(resource).map((output) => output.name);
     expect(names.length).toBeGreaterThan(5);
     expect([...names].sort()).toEqual(Object.keys(schema.resources[RESOURCES[resource].token].properties).sort());

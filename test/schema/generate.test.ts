@@ -1,7 +1,8 @@
 /**
  * `npm run generate` and its `--check` (CI's `npm run generate:check`), run as CI runs them, on a copy of the
  * generated files: the check passes on what the repository holds, fails naming a file that no longer matches the
- * declarations (a hand edit of schema.json or of a docs table), and the generator puts it back. The copy has no sdk/,
+ * declarations (a hand edit of schema.json, of a docs table or of a class's args or outputs), and the generator puts
+ * it back. The copy has no sdk/,
  * and `--no-sdks` leaves it out: the SDKs need Go, which npm test does not (test/sdk checks what they hold).
  */
 import { spawnSync } from "child_process";
@@ -9,16 +10,27 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { REPO_ROOT } from "../plugin/world";
+import { DECLARATIONS } from "../../provider/declarations";
+import { classFile } from "../../provider/shared/class-of";
 
 const GENERATE = path.join(REPO_ROOT, "dist", "scripts", "generate.js");
-const FILES = ["schema.json", path.join("docs", "resources.md"), "package.json"];
+const CLASSES = DECLARATIONS.map(classFile);
+const FILES = ["schema.json", path.join("docs", "resources.md"), "package.json", ...CLASSES];
 
 function copyOfRepo(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "neon-generate-"));
-  fs.mkdirSync(path.join(root, "docs"));
-  for (const file of FILES) fs.copyFileSync(path.join(REPO_ROOT, file), path.join(root, file));
+  for (const file of FILES) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.copyFileSync(path.join(REPO_ROOT, file), path.join(root, file));
+  }
   return root;
 }
+
+const edit = (root: string, file: string, from: string | RegExp, to: string) => {
+  const text = fs.readFileSync(path.join(root, file), "utf8");
+  fs.writeFileSync(path.join(root, file), text.replace(from, to));
+  expect(fs.readFileSync(path.join(root, file), "utf8")).not.toBe(text);
+};
 
 const run = (root: string, ...args: string[]) =>
   spawnSync(process.execPath, [GENERATE, "--root", root, "--no-sdks", ...args], { encoding: "utf8" });
@@ -49,6 +61,34 @@ describe("npm run generate", () => {
     for (const file of FILES) {
       expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
     }
+  });
+
+  it("--check fails naming a class whose generated args or outputs were edited; generate writes it back", () => {
+    const root = copyOfRepo();
+    const database = "provider/database/resource.ts";
+    const compute = "provider/compute/resource.ts";
+    edit(root, database, "declare readonly databaseId: pulumi.Output<number>;", "declare readonly databaseId: string;");
+    edit(root, compute, "  disabled?: pulumi.Input<boolean>;\n", "");
+
+    const checked = run(root, "--check");
+    expect(checked.status).toBe(1);
+    expect(checked.stderr).toBe(
+      `generate: ${compute}, ${database} out of date with the declarations: run npm run generate\n`,
+    );
+    expect(run(root).status).toBe(0);
+    for (const file of [database, compute]) {
+      expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
+    }
+  });
+
+  it("refuses a class file without its markers, naming them", () => {
+    const root = copyOfRepo();
+    edit(root, "provider/role/resource.ts", "  // end of the generated Role outputs\n", "");
+    const checked = run(root, "--check");
+    expect(checked.status).toBe(1);
+    expect(checked.stderr).toContain(
+      "provider/role/resource.ts has no // generated: the Role outputs (npm run generate, from declaration.ts)",
+    );
   });
 
   it("refuses a docs page without a resource's markers, naming them", () => {
