@@ -1,7 +1,7 @@
 /**
  * `npm run generate`: writes the files derived from the resources' declarations, schema.json, the property tables
- * of docs/resources.md and the dynamic classes' args interfaces and outputs (`provider/<resource>/resource.ts`), these
- * two between their markers, then the SDKs that schema.json gives (sdk/nodejs, sdk/go, sdk/python:
+ * of docs/resources.md, the dynamic classes' args interfaces and outputs (`provider/<resource>/resource.ts`) and the
+ * lookups' element interfaces (`provider/functions/get-*.ts`), the last three between their markers, then the SDKs that schema.json gives (sdk/nodejs, sdk/go, sdk/python:
  * scripts/sdks.ts, which needs Go). `--check` writes nothing and fails, naming them, when any is out of date (CI runs
  * it: `npm run generate:check`). `--no-sdks` leaves sdk/ out (no Go needed). The docs are formatted as
  * `npm run format` would (prettier leaves schema.json as JSON.stringify writes it).
@@ -12,7 +12,16 @@ import * as path from "path";
 import * as prettier from "prettier";
 import { DECLARATIONS } from "../provider/declarations";
 import { Declaration } from "../provider/shared/declaration";
-import { classFile, classMarkers, inputsPart, outputsPart } from "../provider/shared/class-of";
+import { LOOKUP_ELEMENTS } from "../provider/functions/lookups-schema";
+import { lookupRows } from "../provider/functions/lookup";
+import {
+  classFile,
+  classMarkers,
+  elementMarkers,
+  elementPart,
+  inputsPart,
+  outputsPart,
+} from "../provider/shared/class-of";
 import { propertyTable, tableMarkers } from "../provider/shared/docs-of";
 import { schemaParts } from "../provider/shared/schema-of";
 import { generateSdks } from "./sdks";
@@ -63,12 +72,24 @@ function withTables(text: string, declarations: Declaration[]): string {
   return text;
 }
 
-/** A class file's text with the declaration's args interface and outputs written between their markers. */
-function withClassParts(text: string, declaration: Declaration): string {
-  const file = classFile(declaration);
-  text = between(text, file, classMarkers(declaration, "inputs"), inputsPart(declaration));
-  return between(text, file, classMarkers(declaration, "outputs"), outputsPart(declaration));
+/** A generated part of a TypeScript file: its markers and its lines. */
+type Part = [{ begin: string; end: string }, string[]];
+
+/** Each TypeScript file's generated parts: a class's args and outputs, a lookup's element interface. */
+function typeScriptParts(): Map<string, Part[]> {
+  const parts = new Map<string, Part[]>();
+  const add = (file: string, part: Part) => parts.set(file, [...(parts.get(file) ?? []), part]);
+  for (const declaration of DECLARATIONS) {
+    add(classFile(declaration), [classMarkers(declaration, "inputs"), inputsPart(declaration)]);
+    add(classFile(declaration), [classMarkers(declaration, "outputs"), outputsPart(declaration)]);
+  }
+  for (const { name, declaration, file, description } of LOOKUP_ELEMENTS) {
+    add(file, [elementMarkers(name), elementPart(name, description, lookupRows(declaration))]);
+  }
+  return parts;
 }
+
+const readAt = (file: string): string => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 async function formatted(file: string, text: string): Promise<string> {
   // The repository's prettier settings, also for a copy elsewhere (--root).
@@ -84,9 +105,9 @@ async function main(): Promise<void> {
     [SCHEMA, `${JSON.stringify(schemaOf(DECLARATIONS, version), null, 2)}\n`],
     [RESOURCES_DOC, await formatted(RESOURCES_DOC, withTables(fs.readFileSync(RESOURCES_DOC, "utf8"), DECLARATIONS))],
   ]);
-  for (const declaration of DECLARATIONS) {
-    const file = path.join(ROOT, classFile(declaration));
-    wanted.set(file, await formatted(file, withClassParts(fs.readFileSync(file, "utf8"), declaration)));
+  for (const [file, parts] of typeScriptParts()) {
+    const text = parts.reduce((at, [markers, lines]) => between(at, file, markers, lines), readAt(file));
+    wanted.set(path.join(ROOT, file), await formatted(path.join(ROOT, file), text));
   }
   const stale = [...wanted].filter(([file, text]) => fs.readFileSync(file, "utf8") !== text).map(([file]) => file);
   const names = stale.map((file) => path.relative(ROOT, file));

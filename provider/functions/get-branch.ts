@@ -13,33 +13,59 @@ import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, rea
 
 type Props = Record<string, unknown>;
 
-/** A branch as a lookup gives it: a Branch resource's outputs, but for the provider's records. */
+// generated: BranchInfo (npm run generate, from the declaration)
+/** A branch as a lookup gives it: a Branch resource's outputs. */
 export interface BranchInfo {
+  /** The branch id (`br-…`), for a Compute's `branchId` or a child Branch's `parentId`. */
   branchId: string;
+  /** Project of the branch. */
   projectId: string;
+  /** The parent, as the service reports it (none for a schema-only or root branch). */
   parentId?: string;
+  /** The branch's name. */
   name: string;
+  /** The point on the parent the branch starts from (a reset moves it to the parent's head then). */
   parentLsn?: string;
+  /** The time on the parent the branch starts from (a reset moves it). */
   parentTimestamp?: string;
+  /** `parent-data` or `schema-only`, as the service reports it. */
   initSource?: string;
+  /** Whether the branch is protected. */
   protected: boolean;
+  /** When Neon deletes the branch, if it expires (RFC 3339). */
   expiresAt?: string;
+  /** The branch's annotations, as the service has them. */
   annotations?: Record<string, string>;
+  /** Whether this is the project's default branch. */
   default: boolean;
+  /** init, ready, resetting, … */
   currentState: string;
+  /** The state the branch is moving to, if any. */
   pendingState?: string;
+  /** When `currentState` began (ISO 8601). */
   stateChangedAt: string;
+  /** The logical size of the branch, in bytes, if reported. */
   logicalSize?: number;
+  /** What created the branch (console, API, ...). */
   creationSource: string;
+  /** Compute time used, in seconds (a usage counter). */
   computeTimeSeconds: number;
+  /** Active time of the branch's computes, in seconds (a usage counter). */
   activeTimeSeconds: number;
+  /** Data written, in bytes (a usage counter). */
   writtenDataBytes: number;
+  /** Data transferred, in bytes (a usage counter). */
   dataTransferBytes: number;
+  /** Creation time (ISO 8601). */
   createdAt: string;
+  /** Last update time (ISO 8601). */
   updatedAt: string;
+  /** The time to live set with expiresAt, in seconds: a reset moves the expiry to now plus this. */
   ttlIntervalSeconds?: number;
+  /** When the branch was last reset, if ever. */
   lastResetAt?: string;
 }
+// end of the generated BranchInfo
 
 /** getBranch's arguments: the project, and exactly one of the branch's id or its name. */
 export interface GetBranchArgs {

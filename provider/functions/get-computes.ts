@@ -13,38 +13,90 @@ import type { PreloadLibraries } from "../compute/resource";
 import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
-/** A compute as a lookup gives it: a Compute resource's outputs, but for the provider's records. */
+// generated: ComputeInfo (npm run generate, from the declaration)
+/** A compute as a lookup gives it: a Compute resource's outputs. */
 export interface ComputeInfo {
+  /** The compute's id (`ep-...`). */
   endpointId: string;
+  /** Project of the compute. Changing it replaces the compute. */
   projectId: string;
+  /**
+   * Branch the compute serves. Changing it moves the compute (one PATCH, no replacement); a running compute's
+   * connections drop. Moving with an update (`branch_id`) is deprecated by Neon: if the service refuses or ignores a
+   * move, the update fails and says to replace the compute instead (`pulumi up --replace`; a `replacementTrigger` on
+   * the branch id for later moves).
+   */
   branchId: string;
+  /** Region of the compute (the project's). */
   regionId: string;
+  /** `read_write` (primary) or `read_only` (read replica). */
   type: "read_write" | "read_only";
+  /** Minimum size in CU. */
   autoscalingLimitMinCu: number;
+  /** Maximum size in CU. */
   autoscalingLimitMaxCu: number;
+  /** Idle seconds before suspending, as the service reports it (0 = the default, 300; -1 = never). */
   suspendTimeoutSeconds: number;
+  /** Postgres settings (string values). A change may restart a running compute (undocumented; the preview warns). */
   pgSettings: Record<string, string>;
+  /**
+   * The shared libraries to preload: `useDefaults` (boolean) and `enabledLibraries` (names). Sent in `settings` with
+   * `pgSettings`, neither erasing the other. A change may restart a running compute (Postgres loads them only at a
+   * start; the preview warns).
+   */
   preloadLibraries?: PreloadLibraries;
+  /**
+   * Whether pooled connections are on. Deprecated by Neon (the pooler settings' removal was scheduled for 2026-06-20);
+   * pooling is always available through `poolerHost`. Sent only when set; a service that refuses it fails the step,
+   * saying to remove it.
+   * @deprecated Neon deprecated pooler_enabled: connect through the poolerHost output.
+   */
   poolerEnabled?: boolean;
-  poolerMode?: "transaction" | "session";
+  /**
+   * Pooling mode: `transaction`. Deprecated by Neon (to be removed after 2026-06-20). Sent only when set; a service
+   * that refuses it fails the step, saying to remove it.
+   * @deprecated Neon deprecated pooler_mode (to be removed after 2026-06-20); PgBouncer runs in transaction mode.
+   */
+  poolerMode?: string;
+  /** A disabled compute refuses connections. Disabling a running compute suspends it (its connections drop). */
   disabled?: boolean;
+  /** Whether connections may authenticate without a password. */
   passwordlessAccess?: boolean;
+  /**
+   * `k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview
+   * warns).
+   */
   provisioner?: string;
+  /** The display name, if set. */
   name?: string;
+  /** Connection host, e.g. ep-cool-darkness-123456.us-east-2.aws.neon.tech. */
   host: string;
+  /** Pooled connection host (`-pooler` after the compute id). */
   poolerHost: string;
+  /** The region's proxy host. */
   proxyHost?: string;
+  /** init, active or idle. */
   currentState: string;
+  /** The state the compute is moving to, if any. */
   pendingState?: string;
+  /** What created the compute (console, API, ...). */
   creationSource?: string;
+  /** When the compute last served a connection. */
   lastActive?: string;
+  /** When the compute last started. */
   startedAt?: string;
+  /** When the compute last suspended. */
   suspendedAt?: string;
+  /** Creation time (ISO 8601). */
   createdAt?: string;
+  /** Last update time (ISO 8601). */
   updatedAt?: string;
+  /** The compute's release version, if reported. */
   computeReleaseVersion?: string;
+  /** Postgres max_connections, fixed by the minimum size (not by the current size under autoscaling). */
   maxConnections: number;
 }
+// end of the generated ComputeInfo
 
 export interface GetComputesArgs {
   /** The project whose computes to list. */

@@ -11,16 +11,25 @@ import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { checked, lookedUp, reading } from "./lookup";
 import { branchListArgsProblem } from "./get-roles";
 
+// generated: DatabaseInfo (npm run generate, from the declaration)
 /** A database as a lookup gives it: a Database resource's outputs. */
 export interface DatabaseInfo {
+  /** The service's id of the database (a number; also the resource's id, as a string): it stays across a rename. */
   databaseId: number;
+  /** Project of the database. */
   projectId: string;
+  /** Branch of the database. */
   branchId: string;
+  /** The database's name. */
   name: string;
+  /** The role that owns the database. */
   ownerName: string;
+  /** Creation time (ISO 8601). */
   createdAt: string;
+  /** Last update time (ISO 8601). */
   updatedAt: string;
 }
+// end of the generated DatabaseInfo
 
 export interface GetDatabasesArgs {
   /** The branch's project. */

@@ -10,17 +10,27 @@ import { ROLE, toOutputs } from "../role/declaration";
 import { inProgram, type InputsOf, outputOf } from "../shared/program-client";
 import { branchIdProblem, checked, firstProblem, lookedUp, projectIdProblem, reading } from "./lookup";
 
-/** A role as a lookup gives it: a Role resource's outputs, but for the provider's records and the password. */
+// generated: RoleInfo (npm run generate, from the declaration)
+/** A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one). */
 export interface RoleInfo {
+  /** Project of the role. */
   projectId: string;
+  /** Branch of the role. */
   branchId: string;
+  /** The role's name. */
   name: string;
+  /** True for a role that cannot log in (it has no password). */
   noLogin: boolean;
+  /** `password`, `oauth` or `no_login`, as the service reports it. */
   authenticationMethod?: string;
+  /** Whether the service protects the role (a system role). */
   protected?: boolean;
+  /** Creation time (ISO 8601). */
   createdAt: string;
+  /** Last update time (ISO 8601); a password reset moves it. */
   updatedAt: string;
 }
+// end of the generated RoleInfo
 
 export interface GetRolesArgs {
   /** The branch's project. */

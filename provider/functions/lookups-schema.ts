@@ -25,16 +25,44 @@ const elementType = (declaration: Declaration, description: string): Json => ({
   ...rowsSchema(lookupRows(declaration)),
 });
 
+/**
+ * The lookups' element types: the resource whose lookup fields each holds, and the file of its TypeScript interface,
+ * which `npm run generate` writes from the same rows (shared/class-of.ts).
+ */
+export const LOOKUP_ELEMENTS = [
+  {
+    name: "BranchInfo",
+    declaration: BRANCH,
+    file: "provider/functions/get-branch.ts",
+    description: "A branch as a lookup gives it: a Branch resource's outputs.",
+  },
+  {
+    name: "ComputeInfo",
+    declaration: COMPUTE,
+    file: "provider/functions/get-computes.ts",
+    description: "A compute as a lookup gives it: a Compute resource's outputs.",
+  },
+  {
+    name: "RoleInfo",
+    declaration: ROLE,
+    file: "provider/functions/get-roles.ts",
+    description: "A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).",
+  },
+  {
+    name: "DatabaseInfo",
+    declaration: DATABASE,
+    file: "provider/functions/get-databases.ts",
+    description: "A database as a lookup gives it: a Database resource's outputs.",
+  },
+];
+
 /** The element types, by token. */
-export const LOOKUP_TYPES: Record<string, Json> = {
-  "neon:index:BranchInfo": elementType(BRANCH, "A branch as a lookup gives it: a Branch resource's outputs."),
-  "neon:index:ComputeInfo": elementType(COMPUTE, "A compute as a lookup gives it: a Compute resource's outputs."),
-  "neon:index:RoleInfo": elementType(
-    ROLE,
-    "A role as a lookup gives it: a Role resource's outputs but the password (getRolePassword reads one).",
-  ),
-  "neon:index:DatabaseInfo": elementType(DATABASE, "A database as a lookup gives it: a Database resource's outputs."),
-};
+export const LOOKUP_TYPES: Record<string, Json> = Object.fromEntries(
+  LOOKUP_ELEMENTS.map(({ name, declaration, description }) => [
+    `neon:index:${name}`,
+    elementType(declaration, description),
+  ]),
+);
 
 /** A list result: `{ <plural>: <element>[] }`, required. */
 const listOf = (plural: string, token: string, description: string): Json => ({

@@ -47,6 +47,27 @@ export function inputsPart(declaration: Declaration): string[] {
   return lines;
 }
 
+/** The markers around a lookup's element interface (`BranchInfo`, …) in its function's file. */
+export function elementMarkers(name: string): { begin: string; end: string } {
+  return {
+    begin: `// generated: ${name} (npm run generate, from the declaration)`,
+    end: `// end of the generated ${name}`,
+  };
+}
+
+/** A lookup's element interface: the rows as plain values, optional where the service may leave one out. */
+export function elementPart(name: string, description: string, rows: Record<string, OutputRow>): string[] {
+  return [
+    ...jsDoc(description, ""),
+    `export interface ${name} {`,
+    ...Object.entries(rows).flatMap(([field, row]) => [
+      ...jsDoc(row.description, "  ", row.deprecation),
+      `  ${field}${row.optional ? "?" : ""}: ${valueType(row)}${row.nullable ? " | null" : ""};`,
+    ]),
+    "}",
+  ];
+}
+
 /** The part inside the class: one `declare readonly` Output per output row. */
 export function outputsPart(declaration: Declaration): string[] {
   return Object.entries(declaration.outputs).flatMap(([name, row]) => [
@@ -79,9 +100,15 @@ function inputType(row: InputRow): string {
 
 /** The TypeScript of an output's value: `| null` where the record holds null for none, `| undefined` where absent. */
 function outputType(row: OutputRow): string {
-  const value = row.enum ? literals(row) : row.object ? (row.object.outputType ?? inline(row.object)) : null;
-  const type = value ?? schemaType(row.schema, false);
+  const type = valueType(row);
   return row.nullable ? `${type} | null` : row.optional ? `${type} | undefined` : type;
+}
+
+/** The TypeScript of a recorded value (an output's, a lookup field's). */
+function valueType(row: OutputRow): string {
+  if (row.enum) return literals(row);
+  if (row.object) return row.object.outputType ?? inline(row.object);
+  return schemaType(row.schema, false);
 }
 
 const literals = (row: InputRow | OutputRow): string =>

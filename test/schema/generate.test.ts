@@ -11,11 +11,13 @@ import * as os from "os";
 import * as path from "path";
 import { REPO_ROOT } from "../plugin/world";
 import { DECLARATIONS } from "../../provider/declarations";
+import { LOOKUP_ELEMENTS } from "../../provider/functions/lookups-schema";
 import { classFile } from "../../provider/shared/class-of";
 
 const GENERATE = path.join(REPO_ROOT, "dist", "scripts", "generate.js");
-const CLASSES = DECLARATIONS.map(classFile);
-const FILES = ["schema.json", path.join("docs", "resources.md"), "package.json", ...CLASSES];
+/** The TypeScript files with generated parts: the classes, and the lookups' element interfaces. */
+const TYPESCRIPT = [...DECLARATIONS.map(classFile), ...LOOKUP_ELEMENTS.map((element) => element.file)];
+const FILES = ["schema.json", path.join("docs", "resources.md"), "package.json", ...TYPESCRIPT];
 
 function copyOfRepo(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "neon-generate-"));
@@ -63,20 +65,22 @@ describe("npm run generate", () => {
     }
   });
 
-  it("--check fails naming a class whose generated args or outputs were edited; generate writes it back", () => {
+  it("--check fails naming a class or lookup whose generated types were edited; generate writes them back", () => {
     const root = copyOfRepo();
     const database = "provider/database/resource.ts";
     const compute = "provider/compute/resource.ts";
+    const roles = "provider/functions/get-roles.ts";
     edit(root, database, "declare readonly databaseId: pulumi.Output<number>;", "declare readonly databaseId: string;");
     edit(root, compute, "  disabled?: pulumi.Input<boolean>;\n", "");
+    edit(root, roles, "  noLogin: boolean;", "  noLogin?: boolean;");
 
     const checked = run(root, "--check");
     expect(checked.status).toBe(1);
     expect(checked.stderr).toBe(
-      `generate: ${compute}, ${database} out of date with the declarations: run npm run generate\n`,
+      `generate: ${compute}, ${database}, ${roles} out of date with the declarations: run npm run generate\n`,
     );
     expect(run(root).status).toBe(0);
-    for (const file of [database, compute]) {
+    for (const file of [database, compute, roles]) {
       expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
     }
   });
