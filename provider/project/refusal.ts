@@ -59,9 +59,6 @@ export function checkProjectInputs(news: Props): CheckFailure[] {
   return problem ? [{ property, reason: `sizes: ${problem}` }] : [];
 }
 
-/** The properties whose change replaces the project (declaration.ts: no call changes them). */
-export const REPLACING = ["regionId", "pgVersion", "orgId"];
-
 /**
  * Check, with the old inputs: a replacement while `deletionProtection` holds (the old inputs do not say false) is
  * refused, naming the property, before anything is made (Pulumi's `protect` refuses it too, but a native resource has
