@@ -1,5 +1,5 @@
 /**
- * ApiKey's provider implementation, loaded by the serialized provider at call time (see api-key.ts). Personal,
+ * ApiKey's provider implementation, loaded by the serialized provider at call time (resource.ts). Personal,
  * organization and project-scoped keys differ only in the list and routes they live in (routes.ts); creating
  * one, with lost responses and answers of another scope, is create.ts.
  */
