@@ -24,6 +24,8 @@ import { isBoolean, isList, isString, isStringMap, lengthBetween, matches } from
 
 /** The service may leave it out of its answer (client/schemas.ts). */
 const MAYBE = { optional: true };
+/** The service may leave it out of its answer, and then the output keeps the program's value (plan.ts toOutputs). */
+const KEPT = { optional: true, keptIfUnreported: true };
 /** The output of an input the service reports: its field, type and description; `optional` unless `more` says. */
 const echoed = (row: InputRow, more: Partial<OutputRow> = MAYBE): OutputRow =>
   reported(String(row.api), row.description, { schema: row.schema, ...more });
@@ -201,14 +203,14 @@ export const COMPUTE = {
     ),
     pgSettings: echoed(INPUTS.pgSettings, {}),
     preloadLibraries: echoed(INPUTS.preloadLibraries, { ...MAYBE, object: PRELOAD_LIBRARIES }),
-    poolerEnabled: echoed(INPUTS.poolerEnabled, { ...MAYBE, deprecation: INPUTS.poolerEnabled.deprecation }),
-    poolerMode: echoed(INPUTS.poolerMode, { ...MAYBE, deprecation: INPUTS.poolerMode.deprecation }),
-    disabled: echoed(INPUTS.disabled),
-    passwordlessAccess: echoed(INPUTS.passwordlessAccess),
+    poolerEnabled: echoed(INPUTS.poolerEnabled, { ...KEPT, deprecation: INPUTS.poolerEnabled.deprecation }),
+    poolerMode: echoed(INPUTS.poolerMode, { ...KEPT, deprecation: INPUTS.poolerMode.deprecation }),
+    disabled: echoed(INPUTS.disabled, KEPT),
+    passwordlessAccess: echoed(INPUTS.passwordlessAccess, KEPT),
     provisioner: reported(
       "provisioner",
       "`k8s-pod`, `k8s-neonvm` or `serverless-platform`. A change may restart a running compute (undocumented; the preview warns).",
-      MAYBE,
+      KEPT,
     ),
     name: reported("name", "The display name, if set.", MAYBE),
     restartTriggers: { schema: ANY_LIST, optional: true, description: INPUTS.restartTriggers.description },

@@ -86,6 +86,23 @@ describe("Compute: bodies and outputs", () => {
     });
     expect(inputs).not.toHaveProperty("host");
   });
+
+  it("keeps the program's value of a field the answer leaves out (pooler fields, disabled, …), but not a name's", () => {
+    const inputs = {
+      poolerEnabled: true,
+      poolerMode: "transaction",
+      disabled: false,
+      passwordlessAccess: false,
+      provisioner: "k8s-neonvm",
+      name: "db",
+    };
+    const outputs = toOutputs(record as unknown as ApiEndpoint, inputs);
+    const { name: _name, ...kept } = inputs;
+    expect(outputs).toMatchObject(kept);
+    // An answer without a name says the compute has none: the next diff shows the program's name as a change.
+    expect(outputs).not.toHaveProperty("name");
+    expect(toOutputs({ ...record, disabled: true } as unknown as ApiEndpoint, inputs).disabled).toBe(true);
+  });
 });
 
 describe("unreadOutputs", () => {

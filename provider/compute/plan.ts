@@ -122,9 +122,10 @@ const SENT = Object.keys(DECLARED.inputs).filter((p) => DECLARED.inputs[p].api !
 const CARRIED_INPUTS = Object.keys(DECLARED.outputs).filter((p) => !DECLARED.outputs[p].api && p in DECLARED.inputs);
 /**
  * Inputs whose field the service may not report (the deprecated pooler fields, api.md; fields client/schemas.ts does
- * not require): the output keeps the program's value, or every `up` would see a change. Not `name`: its absence is one.
+ * not require): the output keeps the program's value, or every `up` would see a change (the rows' `keptIfUnreported`;
+ * not `name`: its absence is one).
  */
-const MAYBE_UNREPORTED = ["poolerEnabled", "poolerMode", "disabled", "passwordlessAccess", "provisioner"];
+const MAYBE_UNREPORTED = Object.keys(DECLARED.outputs).filter((p) => DECLARED.outputs[p].keptIfUnreported);
 /** The provider's records: `declared`, the inputs the program set; `overridden`, values the service did not take. */
 const RECORDS = ["declared", "overridden"];
 /** The inputs sent together in the request's `settings`. */

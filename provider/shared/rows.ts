@@ -98,6 +98,11 @@ export interface OutputRow {
   optional?: boolean;
   /** The record holds null, not nothing, where the service has no value (the class types it `| null`). */
   nullable?: boolean;
+  /**
+   * An input's output that keeps the program's value when the service leaves the field out of an answer (a deprecated
+   * field it may stop reporting), or every `up` would see a change; without it, an absent field is no value.
+   */
+  keptIfUnreported?: boolean;
   secret?: boolean;
   deprecation?: string;
   internal?: boolean;
