@@ -3,17 +3,8 @@
  * the outputs, schema.json and the docs' table. Check's rules over several inputs are refusal.ts's; what a change does
  * beyond the rows, plan.ts's.
  */
-import {
-  ANY_LIST,
-  BOOLEAN,
-  Declaration,
-  INTEGER,
-  OutputRow,
-  projectIdRow,
-  reported,
-  STRING,
-  STRING_MAP,
-} from "../shared/declaration";
+import { ANY_LIST, BOOLEAN, enumOf, INTEGER, projectIdRow, reported, STRING, STRING_MAP } from "../shared/declaration";
+import type { Declaration, OutputRow } from "../shared/declaration";
 import { isBranchId } from "../shared/ids";
 import { isTimestamp, LSN, sameInstant, sameLsn } from "../shared/instants";
 import { CheckFailure, isBoolean, isList, isString, lengthBetween, matches } from "../shared/validators";
@@ -74,14 +65,10 @@ export const BRANCH = {
     },
     initSource: {
       schema: STRING,
-      enum: {
-        token: "neon:index:BranchInitSource",
-        description: "What a new branch starts with.",
-        values: [
-          { value: "parent-data", description: "The parent's schema and data (the service's default)." },
-          { value: "schema-only", description: "A new root branch with the parent's schema only." },
-        ],
-      },
+      enum: enumOf("neon:index:BranchInitSource", "What a new branch starts with.", {
+        "parent-data": "The parent's schema and data (the service's default).",
+        "schema-only": "A new root branch with the parent's schema only.",
+      }),
       api: "branch.init_source",
       source: "OpenAPI BranchCreateRequest.init_source",
       change: "replace",

@@ -3,37 +3,27 @@
  * types, the sizes with their rules (api.md, Sizes: shared/sizes.ts) and max_connections. The peers hard-coded "max 10
  * CU" and lagged behind the service (#157): this and shared/sizes.ts are the places to update when the service grows.
  */
-import { BOOLEAN, EnumType, InputRow, INTEGER, NUMBER, ObjectType, STRING_LIST } from "../shared/declaration";
+import { BOOLEAN, enumOf, InputRow, INTEGER, NUMBER, ObjectType, STRING_LIST } from "../shared/declaration";
 import { isUnknown } from "../shared/unknown";
 import { AUTOSCALING_MAX_CU, isSize, isSuspendTimeout, sameSuspendTimeout, sizePairProblem } from "../shared/sizes";
 import { CheckFailure, describe, isBoolean, isStringList } from "../shared/validators";
 
 type Props = Record<string, unknown>;
 
-export const COMPUTE_TYPE: EnumType = {
-  token: "neon:index:ComputeType",
-  description: "The kind of compute.",
-  values: [
-    { value: "read_write", description: "Primary: reads and writes; one per branch." },
-    { value: "read_only", description: "Read replica." },
-  ],
-};
+export const COMPUTE_TYPE = enumOf("neon:index:ComputeType", "The kind of compute.", {
+  read_write: "Primary: reads and writes; one per branch.",
+  read_only: "Read replica.",
+});
 
-export const POOLER_MODE: EnumType = {
-  token: "neon:index:PoolerMode",
-  description: "Connection pooling mode.",
-  values: [{ value: "transaction", description: "Transaction pooling." }],
-};
+export const POOLER_MODE = enumOf("neon:index:PoolerMode", "Connection pooling mode.", {
+  transaction: "Transaction pooling.",
+});
 
-export const PROVISIONER: EnumType = {
-  token: "neon:index:Provisioner",
-  description: "How the compute is provisioned.",
-  values: [
-    { value: "k8s-pod", description: "Fixed-size pods." },
-    { value: "k8s-neonvm", description: "Virtual machines; needed for autoscaling." },
-    { value: "serverless-platform", description: "Listed by Neon's OpenAPI document (Provisioner)." },
-  ],
-};
+export const PROVISIONER = enumOf("neon:index:Provisioner", "How the compute is provisioned.", {
+  "k8s-pod": "Fixed-size pods.",
+  "k8s-neonvm": "Virtual machines; needed for autoscaling.",
+  "serverless-platform": "Listed by Neon's OpenAPI document (Provisioner).",
+});
 
 /** OpenAPI, PreloadLibraries (EndpointSettingsData.preload_libraries): both fields optional. */
 export const PRELOAD_LIBRARIES: ObjectType = {

@@ -133,6 +133,13 @@ export const STRING_MAP: SchemaType = { type: "object", additionalProperties: { 
 export const STRING_LIST: SchemaType = { type: "array", items: { type: "string" } };
 export const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
 
+/** An enumeration from its values, each with its description (`{ read_write: "Primary: …" }`), in order. */
+export const enumOf = (token: string, description: string, values: Record<string, string>): EnumType => ({
+  token,
+  description,
+  values: Object.entries(values).map(([value, meaning]) => ({ value, description: meaning })),
+});
+
 /** An output read from the record's `api` field: a string, unless `more` says otherwise. */
 export const reported = (api: string, description: string, more: Partial<OutputRow> = {}): OutputRow => ({
   schema: STRING,
