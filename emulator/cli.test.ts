@@ -2,7 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { branchVariable, keyFileOf, parseCli, readyLines } from "./cli";
+import { branchVariable, keyFileOf, readyLines } from "./cli";
+import { parseCli } from "./cli-options";
 import { TestClient } from "./test-client";
 
 const CLI = join(__dirname, "cli.js");

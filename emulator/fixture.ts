@@ -1,20 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { copyRolesAndDatabases, newDatabase, newRole, seedDefaults } from "./branching";
-import { newApiKeySecret, newBranchId, newEndpointId, newProjectId } from "./ids";
-import { databaseName, roleName } from "./pg-input";
-import { Store } from "./store";
 import type {
-  Branch,
-  EndpointConfig,
-  EndpointRecord,
   Fixture,
   FixtureAccount,
   FixtureBranch,
   FixtureEndpoint,
   FixtureMembership,
   FixtureProject,
-} from "./types";
+} from "./fixture-format";
+import { newApiKeySecret, newBranchId, newEndpointId, newProjectId } from "./ids";
+import { databaseName, roleName } from "./pg-input";
+import { Store } from "./store";
+import type { Branch, EndpointConfig, EndpointRecord } from "./types";
 
 /** The default config of a new compute: a fixed 0.25 CU, default autosuspend, the neonvm provisioner. */
 export function defaultConfig(): EndpointConfig {

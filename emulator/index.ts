@@ -11,15 +11,17 @@ import {
 } from "./behaviours";
 import { answerClientError } from "./client-error";
 import { FaultInjector, type FaultKind, type FaultRule } from "./faults";
+import type { Fixture } from "./fixture-format";
 import { createService } from "./domain/service";
 import type { OperationRule } from "./operations";
 import { Saver } from "./persistence";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit";
 import { ReplyScript, type ReplyRule } from "./replies";
+import { RequestLog } from "./request-log";
 import { passwordsOf, snapshotOf } from "./snapshot";
 import { createApp, type RequestLogEntry } from "./server";
 import type { Store } from "./store";
-import type { Fixture, OrgRole, Plan } from "./types";
+import type { OrgRole, Plan } from "./types";
 import { addAccount, addOrganization, loadWorld, type OrganizationOptions } from "./world";
 
 export type {
@@ -105,26 +107,6 @@ export interface Emulator {
   /** An organization with its members (default: this account, admin) and new projects (default 1) of its own. */
   createOrganization(options?: OrganizationOptions): { orgId: string; projectIds: string[] };
   close(): Promise<void>;
-}
-
-/** The request log (latest 200k entries: a long soak or bench must not grow memory without bound) and counts. */
-class RequestLog {
-  static readonly MAX = 200_000;
-  readonly entries: RequestLogEntry[] = [];
-  private total = 0;
-  private readonly byStatus: Record<string, number> = {};
-
-  add(e: RequestLogEntry): void {
-    this.total++;
-    this.entries.push(e);
-    if (this.entries.length > RequestLog.MAX) this.entries.splice(0, RequestLog.MAX / 2);
-    const k = String(e.status);
-    this.byStatus[k] = (this.byStatus[k] ?? 0) + 1;
-  }
-
-  stats(): { requests: number; byStatus: Record<string, number> } {
-    return { requests: this.total, byStatus: { ...this.byStatus } };
-  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseCli } from "./cli";
+import { parseCli } from "./cli-options";
 import { startEmulator } from "./index";
 import { emulatorPerTest, type Body } from "./test-client";
 

@@ -1,4 +1,4 @@
-import { parseCli } from "./cli";
+import { parseCli } from "./cli-options";
 import { emulatorPerTest, type Body, type TestClient } from "./test-client";
 
 /**

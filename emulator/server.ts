@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { scopeRefusal } from "./access";
 import { authenticate, peekKey } from "./auth";
@@ -7,6 +6,7 @@ import { ApiError, notFound, methodNotAllowed, tooManyRequests } from "./errors"
 import { faultError, isErrorFault, PROXY_TIMEOUT, type Fault, type FaultInjector } from "./faults";
 import type { RateLimiter } from "./rate-limit";
 import type { ReplyScript } from "./replies";
+import { decodeParams, requestIdOf, splitPath } from "./request-parts";
 import { Router, type AppState, type Match, type Reply } from "./router";
 import { adminRoutes } from "./routes/admin";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -55,14 +55,6 @@ const apiRouter = new Router().add([
   ...operationRoutes,
 ]);
 const adminRouter = new Router().add(adminRoutes);
-
-/** An echoed X-Request-ID when it is sane, else a fresh uuid: every error body carries one. */
-function requestIdOf(header: string | string[] | undefined): string {
-  if (typeof header === "string" && header.length > 0 && header.length <= 200 && /^[\x21-\x7e]+$/.test(header)) {
-    return header;
-  }
-  return randomUUID();
-}
 
 /** The one terminal place that turns a thrown error into the real error body; unknown errors are a 500. */
 function errorReply(err: unknown, requestId: string, log?: (line: string) => void): FullReply {
@@ -231,24 +223,4 @@ export function createApp(
   options: AppOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => new Exchange(state, options, req, res).start();
-}
-
-/** Path segments; an empty segment inside the path (`//projects`) matches no route rather than being collapsed. */
-function splitPath(path: string): string[] {
-  const parts = path.split("/");
-  parts.shift();
-  if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
-  return parts.includes("") ? ["", ...parts] : parts;
-}
-
-function decodeParams(params: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) {
-    try {
-      out[k] = decodeURIComponent(v);
-    } catch {
-      throw new ApiError(400, `malformed path parameter ${k}`);
-    }
-  }
-  return out;
 }

@@ -1,36 +1,18 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { ApiError, notFound } from "./errors";
 import { newWorldId } from "./ids";
-import type {
-  Account,
-  Branch,
-  DatabaseRecord,
-  EndpointRecord,
-  KeyRecord,
-  OperationRecord,
-  Organization,
-  OrgRole,
-  Project,
-  RoleRecord,
-} from "./types";
+import { AccountStore } from "./store-accounts";
+import type { Branch, DatabaseRecord, EndpointRecord, OperationRecord, Project, RoleRecord } from "./types";
 import type { WorldIdentity } from "./world-identity";
-
-/** sha256 hex of a key secret: the only form in which a key is kept (in memory and in the state file). */
-export const hashKey = (secret: string): string => createHash("sha256").update(secret).digest("hex");
 
 /** The key of a branch's role or database in the store's maps (a name may hold any character but NUL). */
 const named = (branchId: string, name: string): string => `${branchId}\u0000${name}`;
 
 /**
- * The world: accounts, keys, projects, branches, computes and operations, with ownership checks in the
- * lookups so no route can hand out another account's object (they answer 404, like the real service). Only the
- * collections: the rules that change them are in domain/, their form in a state file in snapshot.ts.
+ * The world: accounts and keys (their part in store-accounts.ts), projects, branches, computes and operations, with
+ * ownership checks in the lookups so no route can hand out another account's object (they answer 404, like the real
+ * service). Only the collections: the rules that change them are in domain/, their form in a state file in snapshot.ts.
  */
-export class Store {
-  readonly accounts = new Map<string, Account>();
-  readonly organizations = new Map<string, Organization>();
-  readonly keys = new Map<number, KeyRecord>();
-  private readonly keysByHash = new Map<string, KeyRecord>();
+export class Store extends AccountStore {
   readonly projects = new Map<string, Project>();
   readonly branches = new Map<string, Branch>();
   readonly endpoints = new Map<string, EndpointRecord>();
@@ -39,74 +21,12 @@ export class Store {
   readonly roles = new Map<string, RoleRecord>();
   readonly databases = new Map<string, DatabaseRecord>();
   seq = 0;
-  nextKeyId = 100001;
   nextDatabaseId = 1000001;
   /** Which world this is, and the worlds it replaced (world-identity.ts). */
   world: WorldIdentity = { id: newWorldId(), previous: [] };
-  /** Set by every mutation; the persistence layer saves and clears it. */
-  dirty = false;
 
   nextSeq(): number {
     return ++this.seq;
-  }
-
-  addAccount(account: Account): Account {
-    this.accounts.set(account.id, account);
-    this.dirty = true;
-    return account;
-  }
-
-  /** The organization, creating it when absent; `accountId` joins it with `role` unless already a member. */
-  joinOrganization(org: { id: string; name?: string }, accountId: string, role: OrgRole, now: number): Organization {
-    let o = this.organizations.get(org.id);
-    if (!o) this.organizations.set(org.id, (o = { id: org.id, name: org.name ?? org.id, members: {}, createdAt: now }));
-    o.members[accountId] ??= role;
-    this.dirty = true;
-    return o;
-  }
-
-  /** The account's role in the organization, or undefined for a non-member (or an unknown organization). */
-  roleIn(orgId: string, accountId: string): OrgRole | undefined {
-    return this.organizations.get(orgId)?.members[accountId];
-  }
-
-  /** A key; `scope` makes it an organization key (`orgId`) or a project-scoped one (`orgId` and `projectId`). */
-  addKey(
-    accountId: string,
-    name: string,
-    secret: string,
-    now: number,
-    scope: { orgId?: string; projectId?: string } = {},
-  ): KeyRecord {
-    const rec: KeyRecord = {
-      id: this.nextKeyId++,
-      accountId,
-      name,
-      ...(scope.orgId ? { orgId: scope.orgId } : {}),
-      ...(scope.orgId && scope.projectId ? { projectId: scope.projectId } : {}),
-      hash: hashKey(secret),
-      createdAt: now,
-      lastUsedAt: null,
-      lastUsedFromAddr: "",
-      revoked: false,
-    };
-    this.insertKey(rec);
-    return rec;
-  }
-
-  /** Puts a key record in place (a new one, or one a state file holds: snapshot.ts). */
-  insertKey(rec: KeyRecord): void {
-    this.keys.set(rec.id, rec);
-    this.keysByHash.set(rec.hash, rec);
-    this.dirty = true;
-  }
-
-  /** The key for a presented secret, revoked included (the caller decides); hashes compared in constant time. */
-  findKey(secret: string): KeyRecord | undefined {
-    const hash = hashKey(secret);
-    const rec = this.keysByHash.get(hash);
-    if (!rec) return undefined;
-    return timingSafeEqual(Buffer.from(rec.hash, "hex"), Buffer.from(hash, "hex")) ? rec : undefined;
   }
 
   /** A project of this account, else 404 (another account's project is indistinguishable from none). */

@@ -1,5 +1,6 @@
 import { ApiError } from "./errors";
-import { parseEndpointCreate, parseLimit, resolveSizes, suspendTimeout } from "./validation";
+import { parseEndpointCreate } from "./endpoint-input";
+import { parseLimit, resolveSizes, suspendTimeout } from "./validation";
 
 const rejects = (fn: () => unknown, field: string): void => {
   try {

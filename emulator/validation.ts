@@ -1,6 +1,6 @@
 import type { PoolerRule } from "./behaviours";
 import { badRequest } from "./errors";
-import type { EndpointConfig, EndpointType, PreloadLibraries } from "./types";
+import type { EndpointConfig, PreloadLibraries } from "./types";
 
 /**
  * Request validation as the real service states it (api.md), written independently of the client so that a
@@ -16,11 +16,10 @@ for (let i = 18; i <= 56; i += 2) SIZES.add(i);
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
 /** api.md lists k8s-pod and k8s-neonvm; OpenAPI's `Provisioner` also serverless-platform. */
 export const PROVISIONERS = ["k8s-pod", "k8s-neonvm", "serverless-platform"];
-const TYPES = ["read_write", "read_only"];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const show = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : String(JSON.stringify(v)));
+export const show = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : String(JSON.stringify(v)));
 
 /** The body's top-level object, else 400 (arrays, strings and null are not request bodies). */
 export function requireObject(body: unknown, what = "request body"): Obj {
@@ -178,50 +177,6 @@ export function applySizes(
 ): EndpointConfig {
   const sizes = resolveSizes({ min: req.autoscaling_limit_min_cu, max: req.autoscaling_limit_max_cu }, current, prefix);
   return { ...config, autoscaling_limit_min_cu: sizes.min, autoscaling_limit_max_cu: sizes.max };
-}
-
-export interface EndpointCreate {
-  branchId: string;
-  type: EndpointType;
-  config: Partial<EndpointConfig>;
-}
-
-/** POST /projects/{id}/endpoints body: `{endpoint: {branch_id, type, ...}}`; region must be the project's. */
-export function parseEndpointCreate(
-  body: unknown,
-  projectRegion: string,
-  pooler: PoolerRule = "applied",
-): EndpointCreate {
-  const ep = requireObject(requireObject(body).endpoint, "endpoint");
-  if (ep.branch_id === undefined) throw badRequest("endpoint.branch_id is required");
-  if (ep.type === undefined) throw badRequest("endpoint.type is required; allowed values: read_write, read_only");
-  const type = oneOf("endpoint.type", ep.type, TYPES) as EndpointType;
-  if (ep.region_id !== undefined && ep.region_id !== projectRegion) {
-    throw badRequest(`endpoint.region_id: ${show(ep.region_id)} is not allowed; only the project's ${projectRegion}`);
-  }
-  const config = configFields(ep, "endpoint", pooler);
-  return { branchId: branchId("endpoint.branch_id", ep.branch_id), type, config };
-}
-
-export interface EndpointUpdate {
-  branchId?: string;
-  config: Partial<EndpointConfig>;
-}
-
-/** PATCH body: `{endpoint: {...}}`, every field optional; type and region_id cannot change. */
-export function parseEndpointUpdate(
-  body: unknown,
-  current: { type: string; regionId: string },
-  pooler: PoolerRule = "applied",
-): EndpointUpdate {
-  const ep = requireObject(requireObject(body).endpoint, "endpoint");
-  if (ep.type !== undefined && ep.type !== current.type) throw badRequest("endpoint.type cannot be changed");
-  if (ep.region_id !== undefined && ep.region_id !== current.regionId) {
-    throw badRequest("endpoint.region_id cannot be changed");
-  }
-  const out: EndpointUpdate = { config: configFields(ep, "endpoint", pooler) };
-  if (ep.branch_id !== undefined) out.branchId = branchId("endpoint.branch_id", ep.branch_id);
-  return out;
 }
 
 /** POST /api_keys body: `{key_name}` of 1..64 characters. */

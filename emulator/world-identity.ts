@@ -1,6 +1,6 @@
 import { newWorldId } from "./ids";
 import type { Snapshot } from "./snapshot";
-import { hashKey } from "./store";
+import { hashKey } from "./store-accounts";
 
 /**
  * Which world an emulator serves, so that a client can tell "this emulator was started fresh" from "this key is

@@ -1,12 +1,13 @@
 import { seedOlderWorld } from "./branching";
 import { createClock, type Clock } from "./clock";
 import { DEFAULT_PROJECT, loadFixture, seedAccount, seedProject, type Seeded } from "./fixture";
+import type { Fixture } from "./fixture-format";
 import { newApiKeySecret, newOrgId } from "./ids";
 import { readPasswords, readState } from "./persistence";
 import { restoreStore } from "./snapshot";
 import { Store } from "./store";
 import { replacing } from "./world-identity";
-import type { Fixture, OrgRole, Plan } from "./types";
+import type { OrgRole, Plan } from "./types";
 
 export interface WorldOptions {
   apiKey?: string;

@@ -1,16 +1,17 @@
 import type { BranchMove } from "../behaviours";
+import type { EndpointCreate, EndpointUpdate } from "../endpoint-input";
 import { ApiError, badRequest, conflict, unprocessable } from "../errors";
 import { newEndpointId } from "../ids";
 import { settleConfig } from "../plans";
 import type { EndpointRecord, OperationRecord, Plan, Project } from "../types";
-import { applySizes, type EndpointCreate, type EndpointUpdate } from "../validation";
+import { applySizes } from "../validation";
 import { computeDefaults } from "./projects";
 import { takeLock, type Service } from "./service";
 
 /**
  * The rules of the compute routes: one primary per branch, a branch not ready yet, the plan's sizes (plans.ts), a
  * protected branch's computes, a disabled compute, an idle restart. Each checks first, then takes the project lock (423),
- * then asks the lifecycle (lifecycle.ts) for the change and its operations.
+ * then asks the lifecycle (compute-lifecycle.ts) for the change and its operations.
  */
 
 const RW_EXISTS = "read_write endpoint already exists";

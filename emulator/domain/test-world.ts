@@ -1,7 +1,8 @@
 import { resolveBehaviours, type ServiceBehaviours } from "../behaviours";
 import { DEFAULT_PROJECT, seedAccount } from "../fixture";
+import type { FixtureAccount } from "../fixture-format";
 import { Store } from "../store";
-import type { Branch, FixtureAccount, KeyRecord, Plan, Project } from "../types";
+import type { Branch, KeyRecord, Plan, Project } from "../types";
 import { createService, settledProject, type Service } from "./service";
 
 /** The instant a test world starts at (service-clock ms). */

@@ -7,10 +7,10 @@ import {
   type Changed,
   type Step,
 } from "../domain/endpoints";
+import { parseEndpointCreate, parseEndpointUpdate } from "../endpoint-input";
 import { renderEndpoint } from "../render";
 import type { Reply, RequestContext, Route } from "../router";
 import type { EndpointRecord } from "../types";
-import { parseEndpointCreate, parseEndpointUpdate } from "../validation";
 import { created, settledProject } from "./gate";
 
 /**
