@@ -4,23 +4,20 @@
  * one, with lost responses and answers of another scope, is create.ts.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { checkApiKeyInputs, DECLARED_PROJECT_ID, planApiKeyChange } from "./declaration";
+import { API_KEY, DECLARED_PROJECT_ID, planApiKeyChange } from "./declaration";
 import { createKey } from "./create";
 import { declaredInputs, KeyScope, keyRoutes, ListedKey, revokeKey, scopeOf } from "./routes";
+import { checkOf } from "../shared/check";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { Situation, withHints } from "../shared/hints";
 import { readOrGone } from "../shared/lifecycle";
-import { noteProgramCheck } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
 export { configureProvider as configure } from "../shared/runtime";
 
-export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck(news);
-  return { inputs: news, failures: checkApiKeyInputs(news) };
-}
+export const check = checkOf(API_KEY, undefined);
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffAnswer> {
   const plan = planApiKeyChange(olds, news);

@@ -4,9 +4,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Branch } from "../../client";
+import { checkOf } from "../shared/check";
 import * as adoption from "../shared/adoption";
 import { noteBranchCreated } from "../shared/connections";
-import { checkInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
@@ -20,7 +20,7 @@ import {
   projectAnswers,
   readOrGone,
 } from "../shared/lifecycle";
-import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
+import { client, CheckedInputs } from "../shared/runtime";
 import { createBranch, Created, failedUpdate, noteHeld, noteSeen, updateBranch } from "./changes";
 import { BRANCH } from "./declaration";
 import {
@@ -47,20 +47,15 @@ const checked = new CheckedInputs();
 
 export { configureProvider as configure } from "../shared/runtime";
 
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck(news);
-  const inputs = adoption.withDefaultName(olds, news);
-  const failures = [
-    ...checkInputs(BRANCH, inputs),
-    ...checkReplaceProtected(olds, inputs),
-    ...checkResetProtected(olds, inputs),
-  ];
-  if (failures.length > 0) return { inputs, failures };
-  noteHeld(olds);
-  checked.add(inputs);
-  for (const warning of adoption.adoptionWarnings(ADOPTABLE, olds, inputs)) warn(warning);
-  return { inputs, failures };
-}
+export const check = checkOf(BRANCH, checked, {
+  inputs: adoption.withDefaultName,
+  rules: (olds, inputs) => [...checkReplaceProtected(olds, inputs), ...checkResetProtected(olds, inputs)],
+  accepted: (olds, inputs) => {
+    noteHeld(olds);
+    return inputs;
+  },
+  warnings: (olds, inputs) => adoption.adoptionWarnings(ADOPTABLE, olds, inputs),
+});
 
 /** Pure: the plan and its warnings (plan.ts), and the refusal of what no call can do. */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {

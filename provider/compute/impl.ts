@@ -27,15 +27,15 @@ import {
   keptOnDelete,
   updateTarget,
 } from "./refusal";
+import { checkOf } from "../shared/check";
 import { addressOf } from "../shared/branch-objects";
-import { checkInputs } from "../shared/declaration";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { warn } from "../shared/diagnostics";
 import { errorKind, OUTCOME_UNKNOWN } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { deleteUnlessGone, projectAnswers, readOrGone, recordedAsItIs } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
-import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
+import { client, CheckedInputs } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
@@ -44,17 +44,19 @@ const checked = new CheckedInputs();
 
 export { configureProvider as configure } from "../shared/runtime";
 
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck(news);
+/**
+ * Once checked: the compute the state holds is this resource's (owner-tag.ts), and a value that means what the state's
+ * meant keeps the state's spelling (300 after 0): the engine lists beside an update every input that differs.
+ */
+function accepted(olds: Props, news: Props): Props {
   noteHeld(olds);
-  const failures = checkInputs(COMPUTE, news);
-  if (failures.length > 0) return { inputs: news, failures };
-  // The engine lists the inputs that differ beside the update: 300 where the state says 0 is no change.
-  const inputs = keepOldSpelling(olds, news);
-  checked.add(inputs);
-  for (const warning of [...adoptionWarnings(olds, news), ...deprecationWarnings(news)]) warn(warning);
-  return { inputs, failures };
+  return keepOldSpelling(olds, news);
 }
+
+export const check = checkOf(COMPUTE, checked, {
+  accepted,
+  warnings: (olds, news) => [...adoptionWarnings(olds, news), ...deprecationWarnings(news)],
+});
 
 /**
  * Pure: replace, PATCH or restart (plan.ts), with the preview's warnings. A replacement that would adopt the same

@@ -5,29 +5,25 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptionWarnings, createDatabase, databaseTarget, keptOnDelete, updateDatabase } from "./changes";
+import { checkOf } from "../shared/check";
 import { warn } from "../shared/diagnostics";
 import { noteKeptDatabase } from "../shared/adoption";
 import { DATABASE, planDatabaseChange, toOutputs } from "./declaration";
 import { addressOf } from "../shared/branch-objects";
-import { checkInputs, recordedInputs } from "../shared/declaration";
+import { recordedInputs } from "../shared/declaration";
 import { trackDelete } from "../shared/deletes-in-flight";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { Situation, withHints } from "../shared/hints";
 import { alreadyProven, deleteUnlessGone, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
 import { nameToWrite, readOurs } from "../shared/identity";
-import { client, noteProgramCheck } from "../shared/runtime";
+import { client } from "../shared/runtime";
 
 type Props = Record<string, unknown>;
 
 export { configureProvider as configure } from "../shared/runtime";
 
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck(news);
-  const failures = checkInputs(DATABASE, news);
-  if (failures.length === 0) for (const warning of adoptionWarnings(olds, news)) warn(warning);
-  return { inputs: news, failures };
-}
+export const check = checkOf(DATABASE, undefined, { warnings: adoptionWarnings });
 
 /** Pure: replace (another project or branch) or one PATCH (a new name or owner). */
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffAnswer> {

@@ -3,14 +3,15 @@
  * already in state run the installed version of this code. The native plugin serves the same functions.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { checkOf } from "../shared/check";
 import { withDefaultName } from "../shared/adoption";
-import { checkInputs, planChange, recordedInputs } from "../shared/declaration";
+import { planChange, recordedInputs } from "../shared/declaration";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { errorKind } from "../shared/errors";
 import { Situation, withHints } from "../shared/hints";
 import { deleteUnlessGone, explainGone, ProjectObject, readOrGone } from "../shared/lifecycle";
-import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
+import { client, CheckedInputs } from "../shared/runtime";
 import {
   adoptProject,
   createProject,
@@ -38,16 +39,11 @@ const checked = new CheckedInputs();
 
 export { configureProvider as configure } from "../shared/runtime";
 
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck(news);
-  const inputs = withDefaultName(olds, news);
-  const replaces = planChange(PROJECT, olds, inputs).by.replace;
-  const failures = [...checkInputs(PROJECT, inputs), ...checkProjectChange(olds, inputs, replaces)];
-  if (failures.length > 0) return { inputs, failures };
-  checked.add(inputs);
-  for (const warning of adoptionWarnings(olds, inputs)) warn(warning);
-  return { inputs, failures };
-}
+export const check = checkOf(PROJECT, checked, {
+  inputs: withDefaultName,
+  rules: (olds, inputs) => checkProjectChange(olds, inputs, planChange(PROJECT, olds, inputs).by.replace),
+  warnings: adoptionWarnings,
+});
 
 /**
  * Pure: replace (region, Postgres version, organization), one PATCH (and the default compute's for a new size), or a

@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { RoleAddress, roleAddressOf, planRoleChange, ROLE, toOutputs, RolePlan } from "./declaration";
 import { adoptionWarnings, createRole, keptOnDelete, passwordNow, updateRole } from "./changes";
-import { checkInputs } from "../shared/declaration";
+import { checkOf } from "../shared/check";
 import { databasesStillOwned, explainDeleteRefused, ownsDatabases, ownsKeptDatabases } from "./refusal";
 import { wasKeptDatabase } from "../shared/adoption";
 import { errorKind } from "../shared/errors";
@@ -17,7 +17,7 @@ import { Situation, withHints } from "../shared/hints";
 import { nameToWrite, readOurs, recordedIn, Target } from "../shared/identity";
 import { deleteUnlessGone, explainGone, ProjectObject, projectAnswers, readOrGone } from "../shared/lifecycle";
 import { refuseDeleteOnProtectedBranch } from "../shared/protected-branch";
-import { client, CheckedInputs, noteProgramCheck } from "../shared/runtime";
+import { client, CheckedInputs } from "../shared/runtime";
 import { warn } from "../shared/diagnostics";
 import type { DiffAnswer } from "../shared/diff-answer";
 import { branchConnectionsDrop, isNewBranch, shown } from "../shared/connections";
@@ -30,25 +30,15 @@ const checked = new CheckedInputs();
 export { configureProvider as configure } from "../shared/runtime";
 
 /**
- * Checks the inputs; a create (no old inputs) warns that the branch's connections drop, unless the branch is new
- * (`createWarning`). The engine checks a replacement's inputs once more with no old inputs (step_generator.go: "we
- * need to recompute the default values"); this process has checked those inputs already and its Diff has warned of
- * the replacement, so that check warns of nothing.
+ * A create (no old inputs) warns that the branch's connections drop, unless the branch is new (`createWarning`). The
+ * engine checks a replacement's inputs once more with no old inputs (step_generator.go: "we need to recompute the
+ * default values"); this process has checked those inputs already and its Diff has warned of the replacement, so that
+ * check warns of nothing.
  */
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  noteProgramCheck(news);
-  const failures = checkInputs(ROLE, news);
-  const recheck = checked.has(news);
-  if (failures.length === 0) checked.add(news);
-  if (failures.length === 0 && !recheck) {
-    const warnings = [
-      ...adoptionWarnings(olds, news),
-      Object.keys(olds).length === 0 ? createWarning(news) : undefined,
-    ];
-    for (const warning of warnings) if (warning) warn(warning);
-  }
-  return { inputs: news, failures };
-}
+export const check = checkOf(ROLE, checked, {
+  warnings: (olds, news, first) =>
+    first ? [...adoptionWarnings(olds, news), Object.keys(olds).length === 0 ? createWarning(news) : undefined] : [],
+});
 
 /** Pure: replace or reset, from the old outputs and the new inputs; warns of what a planned change drops. */
 export async function diff(id: string, olds: Props, news: Props): Promise<DiffAnswer> {
