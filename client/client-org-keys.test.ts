@@ -5,7 +5,7 @@
  */
 import { Emulator } from "../emulator";
 import { NeonClient } from "./client";
-import { OrgApiKey, OrgApiKeyCreated, OrgApiKeyList } from "./schemas";
+import { OrgApiKey, OrgApiKeyCreated, OrgApiKeyList } from "./schemas-api-keys";
 import { clientFor, rejection, seen, start } from "./testing.test.helpers";
 
 let emu: Emulator;

@@ -3,6 +3,7 @@
  */
 import { ConfigSource, DEFAULT_API_URL, normalizeUrl, NO_KEY_MESSAGE, resolveConfig } from "./config";
 import { NeonError } from "./errors";
+import { isDone } from "./operation-status";
 import { definedOnly } from "./options";
 import { projectKey } from "./project-lock";
 import { accountHash, RateLimitOptions, sharedLimiter } from "./rate-limit";
@@ -19,7 +20,7 @@ import { RolesApi } from "./resources/roles";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { Operation } from "./schemas";
 import { Transport } from "./transport";
-import { DEFAULT_WAIT_POLICY, isDone, waitForOperations, WaitOptions, WaitPolicy } from "./wait";
+import { DEFAULT_WAIT_POLICY, waitForOperations, WaitOptions, WaitPolicy } from "./wait";
 
 /** Everything a client can be told; only the key is required. */
 export interface ClientOptions {

@@ -8,7 +8,7 @@
  * learned end. Many projects changed at once thus pay the cold start once, not once per project.
  */
 import { Operation } from "./schemas";
-import { sleep } from "./retry";
+import { sleep } from "./cancellation";
 
 /** What one wait saw, in ms after its start. */
 export interface WaitSeen {

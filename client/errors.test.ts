@@ -1,14 +1,6 @@
 import { AxiosError, AxiosHeaders } from "axios";
-import {
-  displayUrl,
-  fromAxiosError,
-  isUnreachable,
-  kindForStatus,
-  NeonError,
-  redact,
-  renderMessage,
-  snippet,
-} from "./errors";
+import { displayUrl, fromAxiosError, isUnreachable } from "./axios-errors";
+import { kindForStatus, NeonError, redact, renderMessage, snippet } from "./errors";
 
 const KEY = "k3y-abcdefghijklmnopqrstuvwxyz0123456789";
 const ctx = {

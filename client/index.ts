@@ -9,15 +9,8 @@ export {
   ConfigSource,
   ResolvedConfig,
 } from "./config";
-export {
-  NeonError,
-  NeonErrorKind,
-  NeonErrorInit,
-  OperationFacts,
-  NOT_READY,
-  isUnreachable,
-  displayUrl,
-} from "./errors";
+export { NeonError, NeonErrorKind, NeonErrorInit, OperationFacts, NOT_READY } from "./errors";
+export { isUnreachable, displayUrl } from "./axios-errors";
 export { Progress } from "./progress";
 export {
   RetryPolicy,
@@ -28,7 +21,8 @@ export {
   parseRetryAfter,
   waitBeforeRetryMs,
 } from "./retry";
-export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations, isDone, isFailed, isRetrying } from "./wait";
+export { WaitPolicy, WaitOptions, DEFAULT_WAIT_POLICY, waitForOperations } from "./wait";
+export { isDone, isFailed, isRetrying } from "./operation-status";
 export { RateLimitOptions, DEFAULT_RATE_LIMIT } from "./rate-limit";
 export { ProjectQuery } from "./paging";
 export { EndpointWithOperations, EndpointDeleted, RecoverCreated } from "./resources/endpoints";
@@ -38,4 +32,7 @@ export { RoleWithOperations, RoleDeleted } from "./resources/roles";
 export { DatabaseWithOperations, DatabaseDeleted } from "./resources/databases";
 export { ConnectionUriQuery, ProjectDeleted } from "./resources/projects";
 export * from "./schemas";
+export * from "./schemas-api-keys";
 export * from "./schemas-branches";
+export * from "./schemas-roles-databases";
+export * from "./schemas-projects";

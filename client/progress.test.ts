@@ -1,5 +1,5 @@
 import { PROGRESS_AFTER_MS, PROGRESS_EVERY_MS, reportProgress, seconds } from "./progress";
-import { sleep } from "./retry";
+import { sleep } from "./cancellation";
 
 /**
  * Issue 19: a `pulumi up` waiting minutes for a locked project or a slow operation said nothing and looked hung. A wait

@@ -7,7 +7,7 @@
  */
 import { createHash } from "crypto";
 import { definedOnly } from "./options";
-import { sleep } from "./retry";
+import { sleep } from "./cancellation";
 
 export interface RateLimitOptions {
   /** Requests in any window of `accountWindowMs` (default a minute), per account. */

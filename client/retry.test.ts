@@ -1,3 +1,4 @@
+import { sleep } from "./cancellation";
 import { NeonError } from "./errors";
 import {
   backoffMs,
@@ -10,7 +11,6 @@ import {
   parseRetryAfter,
   retryingLine,
   RetryPolicy,
-  sleep,
   waitBeforeRetryMs,
   withRetry,
 } from "./retry";

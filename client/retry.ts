@@ -17,7 +17,9 @@
  * - A wait of minutes with nothing in the log looks like a hang: a retry loop that lasts says what it waits for
  *   (`progress`), once after a few seconds, then now and then.
  */
-import { isUnreachable, NeonError } from "./errors";
+import { isUnreachable } from "./axios-errors";
+import { sleep, throwIfAborted } from "./cancellation";
+import { NeonError } from "./errors";
 import { Progress, reportProgress, seconds } from "./progress";
 
 /** How hard to try. Every number is a cap, so a hopeless request ends in bounded time. */
@@ -33,7 +35,7 @@ export interface RetryPolicy {
   /** The least wait after a 429 without `Retry-After` (a full per-second window empties within a second). */
   rateLimitFloorMs: number;
   /**
-   * Attempts, the first included, after a refused connection or an unknown host (errors.ts `UNREACHABLE_CODES`):
+   * Attempts, the first included, after a refused connection or an unknown host (axios-errors.ts `UNREACHABLE_CODES`):
    * enough to ride out a server's restart, few enough that a wrong address fails within a second or two.
    */
   unreachableAttempts: number;
@@ -232,25 +234,4 @@ export async function withRetry<T>(run: RetryRun, attempt: (n: number) => Promis
 function gaveUp(run: RetryRun, error: NeonError, attempts: number, elapsedMs: number): NeonError {
   if (attempts > 1 && isRetryable(run.method, error)) return budgetError(error, attempts, elapsedMs, run.policy);
   return finalError(run.method, error);
-}
-
-/** Throws NeonError kind `cancelled` when the signal has fired. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new NeonError({ kind: "cancelled", message: "cancelled by the caller" });
-}
-
-/** A timer that an AbortSignal cuts short (rejecting with kind `cancelled`), so cancellation never waits out a backoff. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new NeonError({ kind: "cancelled", message: "cancelled by the caller" }));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new NeonError({ kind: "cancelled", message: "cancelled by the caller" }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

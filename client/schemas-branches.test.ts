@@ -1,14 +1,17 @@
 /**
- * The zod schemas of schemas-branches.ts against the official full OpenAPI document (`../shared/reference/
- * neon-openapi.yaml`): every field they name exists there, what it marks required is required here (but for the
- * exceptions written down in schemas-branches.ts), and its examples parse. Guards against a field typed from memory
- * (`parentId`, `owner`), and against a schema that quietly drops a requirement the document states.
+ * The zod schemas of schemas-branches.ts and schemas-roles-databases.ts against the official full OpenAPI document
+ * (`../shared/reference/neon-openapi.yaml`): every field they name exists there, what it marks required is required
+ * here (but for the exceptions written down in schemas-branches.ts), and its examples parse. Guards against a field
+ * typed from memory (`parentId`, `owner`), and against a schema that quietly drops a requirement the document states.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
 import { z } from "zod";
-import * as schemas from "./schemas-branches";
+import * as branchSchemas from "./schemas-branches";
+import * as roleSchemas from "./schemas-roles-databases";
+
+const schemas = { ...branchSchemas, ...roleSchemas };
 
 type Json = Record<string, unknown>;
 

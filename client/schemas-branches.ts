@@ -1,8 +1,8 @@
 /**
- * zod schemas of branches, their roles and databases, and connection URIs, from the official full OpenAPI document
+ * zod schemas of branches and connection URIs, from the official full OpenAPI document
  * (shared/reference/neon-openapi.yaml: components `Branch`, `BranchCreateRequest`, `BranchUpdateRequest`,
- * `BranchRestoreRequest`, `AnnotationData`, `Role`, `RoleCreateRequest`, `Database`, `DatabaseCreateRequest`,
- * `DatabaseUpdateRequest`, `ConnectionURIResponse`, and the `*Operations` envelopes).
+ * `BranchRestoreRequest`, `AnnotationData`, `ConnectionURIResponse`, and the `*Operations` envelopes). A branch's
+ * roles and databases: schemas-roles-databases.ts; a project's create, details and update: schemas-projects.ts.
  *
  * As in schemas.ts, objects strip unknown keys (what the service adds later is tolerated) and open-ended strings
  * (states, sources, methods) are plain strings. Required is what the document marks required, except deprecated
@@ -13,15 +13,8 @@
  * `redact` (errors.ts) removes `"password": "…"` and `postgres://role:…@` from every message and log line.
  */
 import { z } from "zod";
-import {
-  ComputeUnit,
-  Endpoint,
-  EndpointSettings,
-  EndpointType,
-  Operation,
-  Project,
-  SuspendTimeoutSeconds,
-} from "./schemas";
+import { ComputeUnit, Endpoint, EndpointSettings, EndpointType, Operation, SuspendTimeoutSeconds } from "./schemas";
+import { Database, Role } from "./schemas-roles-databases";
 
 const timestamp = z.string();
 const objectId = z.string().regex(/^[a-z0-9-]{1,60}$/);
@@ -148,63 +141,6 @@ export const ConnectionDetails = z.object({
 });
 export type ConnectionDetails = z.infer<typeof ConnectionDetails>;
 
-// ---- roles and databases (before BranchCreated, which lists them) ---------------------------------------------
-
-/** A Postgres role (`Role`). `password` only where the service shows it (create, reset). */
-export const Role = z.object({
-  branch_id: z.string(),
-  name: z.string(),
-  password: z.string().optional(),
-  protected: z.boolean().optional(),
-  /** `password`, `oauth` or `no_login`. */
-  authentication_method: z.string().optional(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-export type Role = z.infer<typeof Role>;
-
-/** The inner `role` object of a create: the name (at most 63 bytes) and whether it cannot log in. */
-export const RoleCreate = z.object({ name: z.string().min(1), no_login: z.boolean().optional() });
-export type RoleCreate = z.infer<typeof RoleCreate>;
-export const RoleCreateRequest = z.object({ role: RoleCreate });
-export type RoleCreateRequest = z.infer<typeof RoleCreateRequest>;
-
-export const RoleResponse = z.object({ role: Role });
-export const RolesResponse = z.object({ roles: z.array(Role) });
-export const RoleOperations = z.object({ role: Role, operations });
-export type RoleOperations = z.infer<typeof RoleOperations>;
-export const RolePasswordResponse = z.object({ password: z.string() });
-
-/** A database (`Database`): its id is a number; the API addresses it by name. */
-export const Database = z.object({
-  id: z.number().int(),
-  branch_id: z.string(),
-  name: z.string(),
-  owner_name: z.string(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-export type Database = z.infer<typeof Database>;
-
-export const DatabaseCreate = z.object({ name: z.string().min(1), owner_name: z.string().min(1) });
-export type DatabaseCreate = z.infer<typeof DatabaseCreate>;
-export const DatabaseCreateRequest = z.object({ database: DatabaseCreate });
-export type DatabaseCreateRequest = z.infer<typeof DatabaseCreateRequest>;
-
-/** The fields to change: a new name, a new owner (a role of the branch). */
-export const DatabaseUpdate = z.object({
-  name: z.string().min(1).optional(),
-  owner_name: z.string().min(1).optional(),
-});
-export type DatabaseUpdate = z.infer<typeof DatabaseUpdate>;
-export const DatabaseUpdateRequest = z.object({ database: DatabaseUpdate });
-export type DatabaseUpdateRequest = z.infer<typeof DatabaseUpdateRequest>;
-
-export const DatabaseResponse = z.object({ database: Database });
-export const DatabasesResponse = z.object({ databases: z.array(Database) });
-export const DatabaseOperations = z.object({ database: Database, operations });
-export type DatabaseOperations = z.infer<typeof DatabaseOperations>;
-
 // ---- branch responses and the other branch requests -----------------------------------------------------------
 
 /**
@@ -253,69 +189,3 @@ export type BranchOperations = z.infer<typeof BranchOperations>;
 
 /** GET /projects/{p}/connection_uri: `{uri}`, a `postgresql://role:password@host/db` URI (a secret). */
 export const ConnectionURIResponse = z.object({ uri: z.string() });
-
-// ---- a project's create, details, update and delete (the official full document) ------------------------------
-
-/** OpenAPI `DefaultEndpointSettings`: the settings of the computes a project makes (its default compute's too). */
-export const DefaultEndpointSettings = z.object({
-  autoscaling_limit_min_cu: z.number().optional(),
-  autoscaling_limit_max_cu: z.number().optional(),
-  suspend_timeout_seconds: z.number().int().optional(),
-  pg_settings: z.record(z.string(), z.string()).optional(),
-});
-export type DefaultEndpointSettings = z.infer<typeof DefaultEndpointSettings>;
-
-/** OpenAPI `ProjectSettingsData`: only the fields the provider acts on are read; the rest is tolerated. */
-export const ProjectSettings = z
-  .object({
-    allowed_ips: z
-      .object({ ips: z.array(z.string()).optional(), protected_branches_only: z.boolean().optional() })
-      .optional(),
-    enable_logical_replication: z.boolean().optional(),
-  })
-  .passthrough();
-export type ProjectSettings = z.infer<typeof ProjectSettings>;
-
-/** OpenAPI `Project` (getProject, updateProject, deleteProject): the listed fields and the settings. */
-export const ProjectDetail = Project.extend({
-  history_retention_seconds: z.number().int().optional(),
-  default_endpoint_settings: DefaultEndpointSettings.optional(),
-  settings: ProjectSettings.optional(),
-});
-export type ProjectDetail = z.infer<typeof ProjectDetail>;
-
-export const ProjectResponse = z.object({ project: ProjectDetail });
-export const ProjectOperations = z.object({ project: ProjectDetail, operations });
-export type ProjectOperations = z.infer<typeof ProjectOperations>;
-
-/** OpenAPI `CreatedProject`: the project, its default branch, compute, role (with its password) and database. */
-export const ProjectCreated = z.object({
-  project: ProjectDetail,
-  branch: Branch,
-  endpoints: z.array(Endpoint),
-  roles: z.array(Role),
-  databases: z.array(Database),
-  operations,
-  connection_uris: z.array(ConnectionDetails).optional(),
-});
-export type ProjectCreated = z.infer<typeof ProjectCreated>;
-
-/** The inner `project` object of POST /projects (OpenAPI `ProjectCreateRequest`), as the provider sends it. */
-export interface ProjectCreate {
-  name?: string;
-  region_id?: string;
-  pg_version?: number;
-  org_id?: string;
-  history_retention_seconds?: number;
-  default_endpoint_settings?: DefaultEndpointSettings;
-  settings?: Record<string, unknown>;
-  branch?: { name?: string; role_name?: string; database_name?: string };
-}
-
-/** The inner `project` object of PATCH /projects/{p} (OpenAPI `ProjectUpdateRequest`). */
-export interface ProjectUpdate {
-  name?: string;
-  history_retention_seconds?: number;
-  default_endpoint_settings?: DefaultEndpointSettings;
-  settings?: Record<string, unknown>;
-}

@@ -1,5 +1,6 @@
 import { NeonError } from "./errors";
-import { ApiKeyList, Endpoint, EndpointOperations, Operation, parseResponse, ProjectsPage } from "./schemas";
+import { ApiKeyList } from "./schemas-api-keys";
+import { Endpoint, EndpointOperations, Operation, parseResponse, ProjectsPage } from "./schemas";
 
 const where = { method: "GET", path: "/projects/p/endpoints/ep-1", requestId: "r" };
 

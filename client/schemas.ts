@@ -12,7 +12,8 @@
  * A rule learned from it: a write whose response fails here may still have been applied, so it is `ambiguous`
  * (transport.ts), never a plain failure.
  *
- * Branches, their roles and databases, and connection URIs: schemas-branches.ts (from the full OpenAPI document).
+ * API keys: schemas-api-keys.ts. From the full OpenAPI document: branches and connection URIs (schemas-branches.ts),
+ * their roles and databases (schemas-roles-databases.ts), a project's create, details and update (schemas-projects.ts).
  */
 import { z } from "zod";
 import { NeonError } from "./errors";
@@ -26,71 +27,6 @@ export type EndpointType = z.infer<typeof EndpointType>;
 export const DONE_STATUSES: readonly string[] = ["finished", "skipped"];
 /** Operation statuses that mean the operation did not do its job. */
 export const FAILED_STATUSES: readonly string[] = ["failed", "error", "cancelled"];
-
-// ---- API keys -------------------------------------------------------------------------------------------------
-
-export const ApiKeyCreateRequest = z.object({ key_name: z.string().min(1).max(64) });
-export type ApiKeyCreateRequest = z.infer<typeof ApiKeyCreateRequest>;
-
-export const ApiKeyCreated = z.object({
-  id: z.number().int(),
-  key: z.string(),
-  name: z.string().optional(),
-  created_at: timestamp.optional(),
-  created_by: z.string().optional(),
-});
-export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
-
-export const ApiKeyCreator = z.object({ id: z.string(), name: z.string(), image: z.string() });
-
-export const ApiKey = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  created_at: timestamp,
-  created_by: ApiKeyCreator.optional(),
-  last_used_at: timestamp.nullable().optional(),
-  last_used_from_addr: z.string().optional(),
-});
-export type ApiKey = z.infer<typeof ApiKey>;
-export const ApiKeyList = z.array(ApiKey);
-
-export const ApiKeyRevoked = z.object({
-  id: z.number().int(),
-  name: z.string().optional(),
-  created_at: timestamp.optional(),
-  created_by: z.string().optional(),
-  last_used_at: timestamp.nullable().optional(),
-  last_used_from_addr: z.string().optional(),
-  revoked: z.boolean().optional(),
-});
-export type ApiKeyRevoked = z.infer<typeof ApiKeyRevoked>;
-
-// ---- Organization API keys (the official full OpenAPI document: OrgApiKey*) ------------------------------------
-
-/**
- * The project a key is limited to: present on a project-scoped key only. Null or absent means organization-wide
- * (the document lists it as optional; null is tolerated so that a service answering `null` cannot break a call).
- */
-const scopedProject = z.string().nullable().optional();
-
-/** POST /organizations/{org_id}/api_keys: `project_id` makes a project-scoped key. */
-export const OrgApiKeyCreateRequest = ApiKeyCreateRequest.extend({
-  project_id: z
-    .string()
-    .regex(/^[a-z0-9-]{1,60}$/)
-    .optional(),
-});
-export type OrgApiKeyCreateRequest = z.infer<typeof OrgApiKeyCreateRequest>;
-
-export const OrgApiKeyCreated = ApiKeyCreated.extend({ project_id: scopedProject });
-export type OrgApiKeyCreated = z.infer<typeof OrgApiKeyCreated>;
-
-export const OrgApiKey = ApiKey.extend({ project_id: scopedProject });
-export type OrgApiKey = z.infer<typeof OrgApiKey>;
-export const OrgApiKeyList = z.array(OrgApiKey);
-
-export const OrgApiKeyRevoked = ApiKeyRevoked.extend({ project_id: scopedProject });
-export type OrgApiKeyRevoked = z.infer<typeof OrgApiKeyRevoked>;
 
 // ---- projects -------------------------------------------------------------------------------------------------
 
@@ -138,7 +74,7 @@ export const Operation = z.object({
   status: z.string(),
   error: z.string().optional(),
   failures_count: z.number().int().optional(),
-  /** Set on a `failed` operation the service will retry: when (later than `updated_at`); see wait.ts. */
+  /** Set on a `failed` operation the service will retry: when (later than `updated_at`); see operation-status.ts. */
   retry_at: timestamp.optional(),
   created_at: timestamp.optional(),
   updated_at: timestamp.optional(),

@@ -5,7 +5,8 @@
 import axios, { AxiosInstance, AxiosResponse } from "axios";
 import { randomUUID } from "crypto";
 import { z } from "zod";
-import { fromAxiosError, NeonError, redact } from "./errors";
+import { fromAxiosError } from "./axios-errors";
+import { NeonError, redact } from "./errors";
 import { Progress } from "./progress";
 import { RateLimiter } from "./rate-limit";
 import { isRetryable, isSafeMethod, RetryPolicy, withRetry } from "./retry";

@@ -1,11 +1,9 @@
 import { NeonError } from "./errors";
+import { isDone, isFailed, isRetrying } from "./operation-status";
 import { Operation } from "./schemas";
 import {
   DEFAULT_WAIT_POLICY,
   DurationModel,
-  isDone,
-  isFailed,
-  isRetrying,
   nextIntervalMs,
   PollSchedule,
   shapeOf,

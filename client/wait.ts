@@ -9,11 +9,12 @@
  * and polls again at once when it was early (see `DurationModel`). A batch of several operations is read with one
  * list request when the reader can list.
  */
-import { NeonError } from "./errors";
+import { sleep, throwIfAborted } from "./cancellation";
+import { describePending, failedError, timeoutError } from "./operation-errors";
+import { isDone, isFailed } from "./operation-status";
 import { definedOnly } from "./options";
 import { Progress, reportProgress, seconds } from "./progress";
-import { sleep, throwIfAborted } from "./retry";
-import { DONE_STATUSES, FAILED_STATUSES, Operation } from "./schemas";
+import { Operation } from "./schemas";
 import { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
 
 export { DurationModel, SHARED_MODEL, shapeOf, WaitSeen } from "./durations";
@@ -56,36 +57,6 @@ export interface OperationReader {
     /** The project's most recent operations, newest first. */
     list?(projectId: string): Promise<Operation[]>;
   };
-}
-
-/** True when the operation will not change any more and did its job. */
-export function isDone(operation: Pick<Operation, "status">): boolean {
-  return DONE_STATUSES.includes(operation.status);
-}
-
-/**
- * True while a `failed` operation has a retry scheduled: a `retry_at` later than its failure (`updated_at`). The
- * documentation calls `failed` retryable ("may be retried", with `failures_count` and `retry_at`; api.md,
- * "Operations"), the official SDK calls it terminal: both hold if a `failed` with a retry ahead is waited for
- * (within the wait's budget) and one without is terminal.
- */
-export function isRetrying(
-  operation: Pick<Operation, "status"> & Partial<Pick<Operation, "retry_at" | "updated_at">>,
-): boolean {
-  if (operation.status !== "failed" || !operation.retry_at) return false;
-  const retryAt = Date.parse(operation.retry_at);
-  const failedAt = operation.updated_at ? Date.parse(operation.updated_at) : NaN;
-  return !Number.isNaN(retryAt) && (Number.isNaN(failedAt) || retryAt > failedAt);
-}
-
-/**
- * True when the operation ended without doing its job: `error`, `cancelled`, or a `failed` that no retry follows
- * (see `isRetrying`). Unknown statuses are neither done nor failed: keep waiting.
- */
-export function isFailed(
-  operation: Pick<Operation, "status"> & Partial<Pick<Operation, "retry_at" | "updated_at">>,
-): boolean {
-  return FAILED_STATUSES.includes(operation.status) && !isRetrying(operation);
 }
 
 /** The next poll interval: grows by `factor` up to the cap. */
@@ -234,40 +205,4 @@ function settle(latest: Map<string, Operation>): Operation[] {
   const failed = [...latest.values()].find(isFailed);
   if (failed) throw failedError(failed);
   return [...latest.values()].filter((op) => !isDone(op));
-}
-
-function failedError(op: Operation): NeonError {
-  const reason = op.error ? `: ${op.error}` : "";
-  const failures = (op.failures_count ?? 0) > 1 ? ` after ${op.failures_count} failures` : "";
-  return new NeonError({
-    kind: "operation_failed",
-    message: `operation ${op.action} ${op.id} ended ${op.status}${failures}${reason}`,
-    operation: { id: op.id, action: op.action, status: op.status, error: op.error },
-    resourceId: op.endpoint_id ?? op.branch_id,
-  });
-}
-
-/**
- * `start_compute <id> (running)`; a retried failure with its count, next retry and error; a retry under way with the
- * failures before it (the service shows `running` again, with `failures_count` and the last error).
- */
-function describePending(op: Operation): string {
-  const reason = op.error ? `: ${op.error}` : "";
-  if (isRetrying(op))
-    return `${op.action} ${op.id} (failed ${op.failures_count ?? 1} times, next retry at ${op.retry_at}${reason})`;
-  const failures = op.failures_count ?? 0;
-  if (failures > 0) return `${op.action} ${op.id} (${op.status} again after ${failures} failures${reason})`;
-  return `${op.action} ${op.id} (${op.status})`;
-}
-
-function timeoutError(projectId: string, pending: Operation[], timeoutMs: number): NeonError {
-  const list = pending.map(describePending).join(", ");
-  const first = pending[0];
-  return new NeonError({
-    kind: "wait_timeout",
-    message: `timed out after ${timeoutMs} ms waiting for operations of project ${projectId}; still pending: ${list}`,
-    operation: { id: first.id, action: first.action, status: first.status, error: first.error },
-    resourceId: first.endpoint_id ?? first.branch_id,
-    retryable: true,
-  });
 }

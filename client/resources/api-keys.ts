@@ -1,5 +1,5 @@
 /** Account API keys: create (the secret is returned once), list, revoke. */
-import { ApiKey, ApiKeyCreated, ApiKeyCreateRequest, ApiKeyList, ApiKeyRevoked } from "../schemas";
+import { ApiKey, ApiKeyCreated, ApiKeyCreateRequest, ApiKeyList, ApiKeyRevoked } from "../schemas-api-keys";
 import { ClientContext, seg } from "./context";
 
 /** Typed calls of `/api_keys`. A create is never resent after an unknown outcome (a second secret nobody saw). */

@@ -14,7 +14,7 @@ import {
   DatabasesResponse,
   DatabaseUpdate,
   DatabaseUpdateRequest,
-} from "../schemas-branches";
+} from "../schemas-roles-databases";
 import { ClientContext, seg } from "./context";
 import { deleteUnderLock } from "./deletes";
 import { Recover, settlingLostCreate } from "./recover";

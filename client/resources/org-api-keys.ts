@@ -1,5 +1,11 @@
 /** Organization API keys: organization-wide or limited to one project (`project_id`), created by a member. */
-import { OrgApiKey, OrgApiKeyCreated, OrgApiKeyCreateRequest, OrgApiKeyList, OrgApiKeyRevoked } from "../schemas";
+import {
+  OrgApiKey,
+  OrgApiKeyCreated,
+  OrgApiKeyCreateRequest,
+  OrgApiKeyList,
+  OrgApiKeyRevoked,
+} from "../schemas-api-keys";
 import { ClientContext, seg } from "./context";
 
 /**

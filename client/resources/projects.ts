@@ -10,15 +10,15 @@ import { NeonError } from "../errors";
 import { iterateProjects, listAllProjects, ProjectQuery } from "../paging";
 import { mutateProject } from "../project-lock";
 import { Project } from "../schemas";
+import { ConnectionURIResponse } from "../schemas-branches";
 import {
-  ConnectionURIResponse,
   ProjectCreate,
   ProjectCreated,
   ProjectDetail,
   ProjectOperations,
   ProjectResponse,
   ProjectUpdate,
-} from "../schemas-branches";
+} from "../schemas-projects";
 import { ClientContext, seg } from "./context";
 
 /** A delete's result: no `project` when it was not there (404 / 204). */

@@ -18,7 +18,7 @@ import {
   RolePasswordResponse,
   RoleResponse,
   RolesResponse,
-} from "../schemas-branches";
+} from "../schemas-roles-databases";
 import { ClientContext, seg } from "./context";
 import { deleteUnderLock } from "./deletes";
 import { Recover, settlingLostCreate } from "./recover";
