@@ -137,7 +137,7 @@ function notFoundHint(s: Situation, settings: Settings): string | undefined {
   return s.orgId === undefined ? undefined : organizationNotFound({ ...s, orgId: s.orgId }, settings);
 }
 
-/** A stack made against an earlier world of the emulator (client/errors.ts `replaced_world`; docs/emulator.md, "Its world"). */
+/** A stack made against an earlier world of the emulator (client/errors.ts `replaced_world`, detected in client/axios-errors.ts; docs/emulator.md, "Its world"). */
 const REPLACED_WORLD =
   "This stack's resources were in that world: remove its state with `pulumi stack rm --force` and run `pulumi up` " +
   "again with the new key, and start the emulator without --fresh to keep its world across restarts " +
