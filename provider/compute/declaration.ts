@@ -1,7 +1,6 @@
 /**
- * Compute, declared: one row per property (type, API field, rules and their source, what a change does to the compute
- * and to its open connections, description). Check, the plan, the request bodies and outputs (plan.ts), schema.json
- * and docs/resources.md's table derive from it (shared/declaration.ts). The values it names: values.ts.
+ * Compute, declared: one row per property. Check, the plan, the request bodies and outputs (plan.ts), schema.json, the
+ * class's types and docs/resources.md's table derive from it (shared/declaration.ts); the values it names: values.ts.
  */
 import { COMPUTE_TYPE, POOLER_MODE, PRELOAD_LIBRARIES, PROVISIONER, SIZE_CHECKS, SIZE_INPUTS } from "./values";
 import {
@@ -22,10 +21,9 @@ import {
 import { isComputeId } from "../shared/ids";
 import { isBoolean, isList, isString, isStringMap, lengthBetween, matches } from "../shared/validators";
 
-/** The service may leave it out of its answer (client/schemas.ts). */
+/** The service may leave it out of its answer (client/schemas.ts); KEPT: the output then keeps the program's value. */
 const MAYBE = { optional: true };
-/** The service may leave it out of its answer, and then the output keeps the program's value (plan.ts toOutputs). */
-const KEPT = { optional: true, keptIfUnreported: true };
+const KEPT = { ...MAYBE, keptIfUnreported: true };
 /** The output of an input the service reports: its field, type and description; `optional` unless `more` says. */
 const echoed = (row: InputRow, more: Partial<OutputRow> = MAYBE): OutputRow =>
   reported(String(row.api), row.description, { schema: row.schema, ...more });
