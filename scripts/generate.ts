@@ -34,7 +34,10 @@ import {
   PACKAGE_PROVIDER,
 } from "../provider/package-schema";
 
-/** The repository (or, with `--root <dir>`, a copy of its schema.json, docs/resources.md and package.json). */
+/**
+ * The repository, or with `--root <dir>` a copy of the files it writes: schema.json, docs/resources.md, package.json,
+ * and the TypeScript files with generated parts (test/schema/generate.test.ts makes one).
+ */
 const rootArg = process.argv.indexOf("--root");
 const ROOT = rootArg > 0 ? path.resolve(process.argv[rootArg + 1]) : path.resolve(__dirname, "..", "..");
 const SCHEMA = path.join(ROOT, "schema.json");

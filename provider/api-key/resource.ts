@@ -8,7 +8,7 @@ import { API_KEY } from "./declaration";
 import { loadingProvider, constructedWith, withSecretOutputs } from "../shared/dynamic-class";
 
 // generated: the ApiKey inputs (npm run generate, from declaration.ts)
-/** The inputs of a ApiKey; docs/resources.md#apikey says what a change of each does. */
+/** The inputs of an ApiKey; docs/resources.md#apikey says what a change of each does. */
 export interface ApiKeyArgs {
   /** The key's name, 1 to 64 characters. A new name makes a new key (created before the old one is revoked). */
   keyName: pulumi.Input<string>;

@@ -36,7 +36,10 @@ export function inputsPart(declaration: Declaration): string[] {
   }
   const inputs = Object.entries(declaration.inputs).filter(([, row]) => !row.internal);
   lines.push(
-    ...jsDoc(`The inputs of a ${declaration.name}; ${declaration.docs} says what a change of each does.`, ""),
+    ...jsDoc(
+      `The inputs of ${article(declaration.name)} ${declaration.name}; ${declaration.docs} says what a change of each does.`,
+      "",
+    ),
     `export interface ${declaration.name}Args {`,
     ...inputs.flatMap(([name, row]) => [
       ...jsDoc(row.description, "  ", row.deprecation),
@@ -111,6 +114,9 @@ function valueType(row: OutputRow): string {
   return schemaType(row.schema, false);
 }
 
+/** `an` before a vowel (an ApiKey), else `a`. */
+const article = (noun: string): string => (/^[AEIOU]/i.test(noun) ? "an" : "a");
+
 const literals = (row: InputRow | OutputRow): string =>
   row.enum!.values.map((v) => JSON.stringify(v.value)).join(" | ");
 
@@ -143,7 +149,7 @@ function jsDoc(text: string, indent: string, deprecation?: string): string[] {
   const safe = (s: string) => s.replace(/\*\//g, "*\\/");
   const paragraphs = [safe(text), ...(deprecation ? [`@deprecated ${safe(deprecation)}`] : [])];
   const single = `${indent}/** ${paragraphs[0]} */`;
-  if (paragraphs.length === 1 && single.length <= WIDTH) return [single];
+  if (paragraphs.length === 1 && !paragraphs[0].includes("\n") && single.length <= WIDTH) return [single];
   const lines = paragraphs.flatMap((paragraph) => wrapped(paragraph, WIDTH - indent.length - 3));
   return [`${indent}/**`, ...lines.map((line) => `${indent} * ${line}`), `${indent} */`];
 }

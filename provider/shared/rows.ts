@@ -100,7 +100,8 @@ export interface OutputRow {
   nullable?: boolean;
   /**
    * An input's output that keeps the program's value when the service leaves the field out of an answer (a deprecated
-   * field it may stop reporting), or every `up` would see a change; without it, an absent field is no value.
+   * field it may stop reporting), or every `up` would see a change; without it, an absent field is no value. Only
+   * Compute's outputs read it (compute/plan.ts `toOutputs`); rows.test.ts refuses it elsewhere.
    */
   keptIfUnreported?: boolean;
   secret?: boolean;
