@@ -1,8 +1,9 @@
 /**
- * A declaration's TypeScript for its dynamic class (`<resource>/resource.ts`): the args interface a program fills, the
- * object types its rows name, and the class's `declare readonly` outputs, each with its row's description as JSDoc.
- * `npm run generate` writes them between the markers `classMarkers` names (scripts/generate.ts), as it writes the
- * docs' tables; a hand edit inside them is overwritten, and `generate:check` fails while one is out of date.
+ * A declaration's TypeScript: for its dynamic class (`<resource>/resource.ts`), the args interface a program fills, the
+ * object types its rows name and the class's `declare readonly` outputs; for a lookup (`functions/get-*.ts`), its
+ * element interface. Each member carries its row's description as JSDoc. `npm run generate` writes them between the
+ * markers `classMarkers` and `elementMarkers` name (scripts/generate.ts), as it writes the docs' tables; a hand edit
+ * inside them is overwritten, and `generate:check` fails while one is out of date.
  */
 import { Declaration, InputRow, ObjectType, OutputRow, SchemaType } from "./declaration";
 
