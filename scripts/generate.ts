@@ -1,10 +1,11 @@
 /**
  * `npm run generate`: writes the files derived from the resources' declarations, schema.json, the property tables
  * of docs/resources.md, the dynamic classes' args interfaces and outputs (`provider/<resource>/resource.ts`) and the
- * lookups' element interfaces (`provider/functions/get-*.ts`), the last three between their markers, then the SDKs that schema.json gives (sdk/nodejs, sdk/go, sdk/python:
- * scripts/sdks.ts, which needs Go). `--check` writes nothing and fails, naming them, when any is out of date (CI runs
- * it: `npm run generate:check`). `--no-sdks` leaves sdk/ out (no Go needed). The docs are formatted as
- * `npm run format` would (prettier leaves schema.json as JSON.stringify writes it).
+ * lookups' element interfaces (`provider/functions/get-*.ts`), the last three between their markers, then the SDKs
+ * that schema.json gives (sdk/nodejs, sdk/go, sdk/python: scripts/sdks.ts, which needs Go). `--check` writes nothing
+ * and fails, naming them, when any is out of date (CI runs it: `npm run generate:check`). `--no-sdks` leaves sdk/ out
+ * (no Go needed). The docs and TypeScript are formatted as `npm run format` would (prettier leaves schema.json as
+ * JSON.stringify writes it).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -62,7 +63,9 @@ function schemaOf(declarations: Declaration[], version: string): unknown {
 function between(text: string, file: string, { begin, end }: { begin: string; end: string }, lines: string[]): string {
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${file} has no ${begin} … ${end} pair: add the two lines where it goes`);
+  if (from < 0 || to < from) {
+    throw new Error(`${file} has no ${begin} … ${end} pair: add the two lines where it goes`);
+  }
   const indent = text.slice(text.lastIndexOf("\n", to) + 1, to);
   return `${text.slice(0, from + begin.length)}\n${lines.join("\n")}\n${indent}${text.slice(to)}`;
 }

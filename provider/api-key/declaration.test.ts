@@ -1,9 +1,13 @@
-import { checkApiKeyInputs, planApiKeyChange } from "./declaration";
+import { API_KEY, planApiKeyChange } from "./declaration";
+import { checkInputs } from "../shared/declaration";
 import { declaredInputs, scopeOf } from "./routes";
 import { UNKNOWN } from "../shared/unknown";
 
 const ORG = "org-morning-bread-81040908";
 const PROJECT = "spring-example-302709";
+
+/** Check's verdict on ApiKey inputs (the rows' rules and the orgId a projectId needs), as impl.ts's check gives it. */
+const checkApiKeyInputs = (news: Record<string, unknown>) => checkInputs(API_KEY, news);
 
 describe("checkApiKeyInputs", () => {
   it("accepts the three kinds: personal, organization-wide, project-scoped (and ids like the OpenAPI examples)", () => {

@@ -5,7 +5,7 @@
  * a new key, created before the old one is revoked. Personal, organization and project-scoped keys differ only in the
  * list and routes they live in (routes.ts).
  */
-import { checkInputs, Declaration, planChange, SchemaType } from "../shared/declaration";
+import { Declaration, planChange, SchemaType } from "../shared/declaration";
 import { CheckFailure, isString, lengthBetween, matches, shown } from "../shared/validators";
 import { isUnknown } from "../shared/unknown";
 
@@ -108,9 +108,6 @@ export const API_KEY = {
   },
   crossChecks: [projectNeedsOrg],
 } satisfies Declaration;
-
-/** Validates ApiKey inputs: a key name of 1 to 64 characters, optional well-formed orgId and projectId (needing orgId). */
-export const checkApiKeyInputs = (news: Props): CheckFailure[] => checkInputs(API_KEY, news);
 
 /**
  * The provider's record, in a key's state, of the `projectId` the program declared (null: none). The `projectId`

@@ -5,12 +5,12 @@
  * markers `classMarkers` and `elementMarkers` name (scripts/generate.ts), as it writes the docs' tables; a hand edit
  * inside them is overwritten, and `generate:check` fails while one is out of date.
  */
-import { Declaration, InputRow, ObjectType, OutputRow, SchemaType } from "./declaration";
+import { Declaration, InputRow, ObjectField, ObjectType, OutputRow, SchemaType } from "./declaration";
 
 /** The largest width of a line the repository's prettier settings keep (`.prettierrc`). */
 const WIDTH = 120;
 
-/** The markers around a generated part of a resource's class file: its inputs (top level) or its outputs (in the class). */
+/** The markers around a generated part of a class file: its inputs (top level) or its outputs (in the class). */
 export function classMarkers(declaration: Declaration, part: "inputs" | "outputs"): { begin: string; end: string } {
   return {
     begin: `// generated: the ${declaration.name} ${part} (npm run generate, from declaration.ts)`,
@@ -36,15 +36,13 @@ export function inputsPart(declaration: Declaration): string[] {
     if (object.outputType) lines.push(...objectInterface(object, "output"), "");
   }
   const inputs = Object.entries(declaration.inputs).filter(([, row]) => !row.internal);
+  const { name, docs } = declaration;
   lines.push(
-    ...jsDoc(
-      `The inputs of ${article(declaration.name)} ${declaration.name}; ${declaration.docs} says what a change of each does.`,
-      "",
-    ),
-    `export interface ${declaration.name}Args {`,
-    ...inputs.flatMap(([name, row]) => [
+    ...jsDoc(`The inputs of ${article(name)} ${name}; ${docs} says what a change of each does.`, ""),
+    `export interface ${name}Args {`,
+    ...inputs.flatMap(([input, row]) => [
       ...jsDoc(row.description, "  ", row.deprecation),
-      `  ${name}${row.required ? "" : "?"}: pulumi.Input<${inputType(row)}>;`,
+      `  ${input}${row.required ? "" : "?"}: pulumi.Input<${inputType(row)}>;`,
     ]),
     "}",
   );
@@ -89,7 +87,7 @@ function objectInterface(object: ObjectType, side: "args" | "output"): string[] 
     `export interface ${name} {`,
     ...Object.entries(object.fields).flatMap(([field, row]) => [
       ...jsDoc(row.description, "  "),
-      `  ${field}?: ${side === "args" ? `pulumi.Input<${schemaType(row.schema, true)}>` : schemaType(row.schema, false)};`,
+      `  ${field}?: ${fieldType(row, side)};`,
     ]),
     "}",
   ];
@@ -121,9 +119,13 @@ const article = (noun: string): string => (/^[AEIOU]/i.test(noun) ? "an" : "a");
 const literals = (row: InputRow | OutputRow): string =>
   row.enum!.values.map((v) => JSON.stringify(v.value)).join(" | ");
 
+/** An object type's field: a `pulumi.Input` in the program's value, plain in the recorded one. */
+const fieldType = (row: ObjectField, side: "args" | "output"): string =>
+  side === "args" ? `pulumi.Input<${schemaType(row.schema, true)}>` : schemaType(row.schema, false);
+
 /** A recorded object type without a name of its own, spelled in place. */
 function inline(object: ObjectType): string {
-  const fields = Object.entries(object.fields).map(([name, row]) => `${name}?: ${schemaType(row.schema, false)}`);
+  const fields = Object.entries(object.fields).map(([name, row]) => `${name}?: ${fieldType(row, "output")}`);
   return `{ ${fields.join("; ")} }`;
 }
 

@@ -134,7 +134,10 @@ export const STRING_MAP: SchemaType = { type: "object", additionalProperties: { 
 export const STRING_LIST: SchemaType = { type: "array", items: { type: "string" } };
 export const ANY_LIST: SchemaType = { type: "array", items: { $ref: "pulumi.json#/Any" } };
 
-/** An enumeration from its values, each with its description (`{ read_write: "Primary: …" }`), in order. */
+/**
+ * An enumeration from its values, each with its description (`{ read_write: "Primary: …" }`), in order: values are
+ * names, never integers (an object keeps integer keys in numeric order, not as written).
+ */
 export const enumOf = (token: string, description: string, values: Record<string, string>): EnumType => ({
   token,
   description,
